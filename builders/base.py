@@ -1,0 +1,91 @@
+"""The builder contract: a named, versioned recipe whose ``Config`` defaults are the paper's."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import typing
+from pathlib import Path
+from typing import Any, ClassVar
+
+import datasets
+
+from .errors import ConfigError
+from .sources.base import SourceInfo, sha8
+
+
+def config_dict(config) -> dict[str, Any]:
+    return dataclasses.asdict(config)
+
+
+def config_hash(config) -> str:
+    """8 hex digits over every knob of the config (sorted JSON)."""
+    return sha8(json.dumps(config_dict(config), sort_keys=True, default=str))
+
+
+def parse_overrides(config_cls, overrides: typing.Iterable[str] | dict[str, Any] = ()):
+    """Build ``config_cls`` from ``key=value`` strings (or a dict), converting to the field types."""
+    fields = {f.name: f for f in dataclasses.fields(config_cls)}
+    hints = typing.get_type_hints(config_cls)
+    values: dict[str, Any] = {}
+    items = overrides.items() if isinstance(overrides, dict) else (_split(o) for o in overrides)
+    for key, raw in items:
+        if key not in fields:
+            raise ConfigError(f"unknown config key '{key}' for {config_cls.__qualname__}; valid keys: {', '.join(fields)}")
+        values[key] = _convert(key, raw, hints[key])
+    return config_cls(**values)
+
+
+def _split(override: str) -> tuple[str, str]:
+    if "=" not in override:
+        raise ConfigError(f"config override '{override}' is not key=value")
+    key, value = override.split("=", 1)
+    return key.strip(), value.strip()
+
+
+def _convert(key: str, raw: Any, hint) -> Any:
+    if not isinstance(raw, str):
+        return raw
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    target = args[0] if args else hint
+    if raw.lower() in ("none", "null", "") and type(None) in typing.get_args(hint):
+        return None
+    try:
+        if target is bool:
+            if raw.lower() not in ("1", "0", "true", "false", "yes", "no"):
+                raise ValueError(raw)
+            return raw.lower() in ("1", "true", "yes")
+        if target in (int, float, str):
+            return target(raw)
+    except ValueError:
+        raise ConfigError(f"config key '{key}' expects {getattr(target, '__name__', target)}, got '{raw}'") from None
+    return raw
+
+
+class Builder:
+    """Base class of the dataset builders. Subclasses set ``name``, ``version``, ``Config`` and implement the hooks."""
+
+    name: ClassVar[str]
+    version: ClassVar[str]
+    Config: ClassVar[type]
+    configs: ClassVar[tuple[str, ...]] = ("default",)
+
+    def sources(self, config) -> list[SourceInfo]:
+        """Resolve every external resource the build reads and report its name and version."""
+        raise NotImplementedError
+
+    def build(self, config) -> dict[str, datasets.DatasetDict]:
+        """Build the data: ``{dataset config name: DatasetDict of splits}``, deterministic for ``config``."""
+        raise NotImplementedError
+
+    def summary(self, data: dict[str, datasets.DatasetDict]) -> str:
+        """A markdown table describing the built data (printed after a build and put in the card)."""
+        return ""
+
+    def export_extra(self, data: dict[str, datasets.DatasetDict], folder: Path) -> list[str]:
+        """Write extra files (e.g. the paper's original format) into a published folder; return their names."""
+        return []
+
+    def read_file(self, path: Path) -> dict[str, datasets.DatasetDict]:
+        """Read data in the benchmark's original published format (if it has one)."""
+        raise ConfigError(f"{self.name} has no file format of its own: pass a built or published folder")

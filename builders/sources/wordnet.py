@@ -1,0 +1,142 @@
+"""WordNet 3.0 through nltk, resolved offline where possible.
+
+Order: an explicit folder -> the wordbench cache -> nltk data the user already has -> the Debian
+``wordnet-base`` files (copied into an nltk_data folder in the cache, with a generated ``lexnames``)
+-> ``nltk.download`` when online -> an error naming what to install.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import warnings
+from pathlib import Path
+
+from ..errors import SourceError
+from .base import SourceInfo, cache_dir, offline
+
+DEBIAN_DIR = Path(os.environ.get("WORDBENCH_DEBIAN_WORDNET", "/usr/share/wordnet"))
+REQUIRED = ("data.noun", "index.noun", "data.adj", "index.adj")
+
+# The 45 lexicographer files of WordNet 3.0 (Debian does not ship ``lexnames``; nltk needs it).
+LEXNAMES = (
+    "adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute noun.body "
+    "noun.cognition noun.communication noun.event noun.feeling noun.food noun.group noun.location "
+    "noun.motive noun.object noun.person noun.phenomenon noun.plant noun.possession noun.process "
+    "noun.quantity noun.relation noun.shape noun.state noun.substance noun.time verb.body verb.change "
+    "verb.cognition verb.communication verb.competition verb.consumption verb.contact verb.creation "
+    "verb.emotion verb.motion verb.perception verb.possession verb.social verb.stative verb.weather adj.ppl"
+).split()
+_SYNTACTIC_CATEGORY = {"adj": 3, "adv": 4, "noun": 1, "verb": 2}
+
+
+def lexnames_text() -> str:
+    """The ``lexnames`` file: ``NN<TAB>name<TAB>category`` for the 45 lexicographer files."""
+    return "".join(f"{i:02d}\t{name}\t{_SYNTACTIC_CATEGORY[name.split('.')[0]]}\n" for i, name in enumerate(LEXNAMES))
+
+
+def _is_wordnet_dir(path: Path) -> bool:
+    return all((path / f).is_file() for f in REQUIRED)
+
+
+def _install_from_debian(target: Path) -> Path:
+    """Copy the Debian dictionary files into ``target`` (nltk refuses symlinks) and add ``lexnames``."""
+    target.mkdir(parents=True, exist_ok=True)
+    for src in DEBIAN_DIR.iterdir():
+        if src.is_file():
+            shutil.copyfile(src, target / src.name)
+    (target / "lexnames").write_text(lexnames_text())
+    return target
+
+
+def _reader(root: Path):
+    import nltk
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    nltk_root = str(cache_dir("nltk_data"))
+    if nltk_root not in nltk.data.path:  # nltk only reads corpora below its data path
+        nltk.data.path.append(nltk_root)
+
+    if not (root / "lexnames").exists():
+        raise SourceError(f"WordNet folder {root} has no 'lexnames' file; pass the folder of a complete WordNet 3.0")
+    class _Reader(WordNetCorpusReader):
+        def map_wn(self, version="wordnet"):
+            # The files are WordNet 3.0 itself: no sense-key map to the 3.0 OMW data is needed
+            # (nltk would look for an ``index.sense`` that Debian does not ship).
+            return None
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "multilingual functions are not available": none are used
+        return _Reader(str(root), None)
+
+
+def _nltk_path() -> Path | None:
+    import nltk
+
+    try:
+        found = Path(str(nltk.data.find("corpora/wordnet")))
+    except LookupError:
+        try:  # nltk may hold the zipped corpus only
+            return Path(str(nltk.data.find("corpora/wordnet.zip")))
+        except LookupError:
+            return None
+    return found
+
+
+@functools.lru_cache(maxsize=4)
+def load_wordnet(path: str | None = None):
+    """Return ``(reader, SourceInfo)`` for WordNet, resolving as the module docstring says."""
+    if path:
+        root = Path(path).expanduser()
+        if (root / "corpora" / "wordnet").is_dir():
+            root = root / "corpora" / "wordnet"
+        if not _is_wordnet_dir(root):
+            raise SourceError(f"{root} is not a WordNet dictionary folder (needs {', '.join(REQUIRED)})")
+        return _with_info(_reader(_copy_user_folder(root)), f"path:{root}")
+
+    cached = cache_dir("nltk_data", "corpora") / "wordnet"
+    if _is_wordnet_dir(cached) and (cached / "lexnames").exists():
+        return _with_info(_reader(cached), "wordbench cache")
+
+    found = _nltk_path()
+    if found is not None:
+        from nltk.corpus import wordnet
+
+        wordnet.ensure_loaded()
+        return _with_info(wordnet, f"nltk data {found}")
+
+    if _is_wordnet_dir(DEBIAN_DIR):
+        return _with_info(_reader(_install_from_debian(cached)), f"Debian wordnet-base ({DEBIAN_DIR})")
+
+    if not offline():
+        import nltk
+
+        try:
+            if nltk.download("wordnet", quiet=True, raise_on_error=True):
+                from nltk.corpus import wordnet
+
+                wordnet.ensure_loaded()
+                return _with_info(wordnet, "nltk.download")
+        except Exception:  # noqa: BLE001 - any network failure ends in the error below
+            pass
+    raise SourceError(
+        "WordNet 3.0 not found: install it with 'apt-get install wordnet-base' (Debian/Ubuntu) "
+        "or \"python -m nltk.downloader wordnet\", or pass a WordNet folder with wordnet=PATH"
+    )
+
+
+def _copy_user_folder(root: Path) -> Path:
+    """Copy a user's WordNet folder below the cache's nltk_data (adding ``lexnames`` if it lacks one)."""
+    target = cache_dir("nltk_data", "corpora", "wordnet-user", root.resolve().as_posix().strip("/").replace("/", "_"))
+    for src in root.iterdir():
+        dst = target / src.name
+        if src.is_file() and not (dst.exists() and dst.stat().st_size == src.stat().st_size):
+            shutil.copyfile(src, dst)
+    if not (target / "lexnames").exists():
+        (target / "lexnames").write_text(lexnames_text())
+    return target
+
+
+def _with_info(reader, origin: str):
+    return reader, SourceInfo("wordnet", "WordNet", reader.get_version(), origin)

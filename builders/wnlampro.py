@@ -1,0 +1,351 @@
+"""WNLaMPro (Schick & Schütze 2020, section 5): WordNet probing of rare, medium and frequent words.
+
+Entries are (keyword, relation, targets) for four relations; keywords are binned by frequency
+(RARE < 10, MEDIUM 10-99, FREQUENT >= 100 occurrences per billion tokens, the paper's counts in a
+~1B-word Wikipedia corpus) and targets are restricted to single tokens of a reference tokenizer.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+import datasets
+
+from .base import Builder
+from .errors import DataFormatError
+from .sources.base import SourceInfo
+from .sources.frequencies import Frequencies, bin_of, load_frequencies, zipf
+from .sources.vocab import load_reference_tokenizer, single_token_words
+from .sources.wordnet import load_wordnet
+
+RELATIONS = ("antonym", "hypernym", "cohyponym", "corruption")
+BINS = ("rare", "medium", "frequent")
+WORD = re.compile(r"[a-z.-]*[a-z][a-z.-]*")  # single lower-case words of V
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+PAPER_TABLE4 = {  # entries per bin in the paper's Table 4
+    "antonym": (41, 59, 266),
+    "hypernym": (1191, 1785, 4750),
+    "cohyponym": (1960, 2740, 6126),
+    "corruption": (2880, 0, 0),
+}
+
+_List = getattr(datasets, "List", datasets.Sequence)
+FEATURES = datasets.Features(
+    {
+        "id": datasets.Value("string"),
+        "key": datasets.Value("string"),
+        "relation": datasets.Value("string"),
+        "pos": datasets.Value("string"),
+        "keyword_count": datasets.Value("float64"),  # occurrences per billion tokens
+        "keyword_zipf": datasets.Value("float64"),
+        "keyword_bin": datasets.Value("string"),
+        "targets": _List(datasets.Value("string")),
+        "target_counts": _List(datasets.Value("float64")),
+    }
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    """The build recipe; defaults are the paper's."""
+
+    wordnet: str | None = None  # WordNet folder; None resolves nltk data / Debian wordnet-base / download
+    frequencies: str = "wordfreq"  # "wordfreq", a corpus file/folder, or hf:ID[:CONFIG[:SPLIT]]
+    tokenizer: str = "bert-base-uncased"  # reference tokenizer: targets are its single tokens
+    rare_below: float = 10.0  # per billion
+    frequent_from: float = 100.0  # per billion
+    senses: int = 2  # hypernyms of the keyword's most frequent senses
+    hypernym_max_distance: int = 3
+    hypernym_min_depth: int = 6
+    hypernym_min_targets: int = 3
+    hypernym_max_targets: int = 20
+    cohyponym_hypernym_distance: int = 2
+    cohyponym_min_depth: int = 6  # "hypernyms as above"
+    cohyponym_hyponym_distance: int = 4
+    cohyponym_min_targets: int = 10
+    cohyponym_max_targets: int = 50
+    corruption_max_key_count: float = 10.0  # drop a corrupted key that is a word this frequent
+    dev_fraction: float = 0.1
+    seed: int = 0
+
+
+@dataclass
+class _Context:
+    wn: object
+    freq: Frequencies
+    targets: set[str]  # T
+    config: Config
+
+    def in_vocabulary(self, word: str) -> bool:
+        """V: single words with a known frequency (wordfreq: every WordNet word; missing ones are rare)."""
+        return bool(WORD.fullmatch(word)) and (self.freq.missing_is_rare or self.freq.known(word))
+
+    def bin(self, word: str) -> str:
+        c = self.config
+        return bin_of(self.freq.rate(word), (0.0, c.rare_below, c.frequent_from), BINS)
+
+    def most_frequent(self, words: Iterable[str], k: int) -> list[str]:
+        return sorted(words, key=lambda w: (-self.freq.rate(w), w))[:k]
+
+
+def _closure(synset, step: Callable, max_distance: int) -> dict:
+    """Synsets reachable from ``synset`` in 1..max_distance steps, with their shortest distance."""
+    seen: dict = {}
+    frontier = [synset]
+    for distance in range(1, max_distance + 1):
+        nxt = []
+        for s in frontier:
+            for t in step(s):
+                if t not in seen and t != synset:
+                    seen[t] = distance
+                    nxt.append(t)
+        frontier = nxt
+    return seen
+
+
+def _up(s):
+    return s.hypernyms() + s.instance_hypernyms()
+
+
+def _down(s):
+    return s.hyponyms() + s.instance_hyponyms()
+
+
+def _lemma_words(synset) -> list[str]:
+    return [name for name in synset.lemma_names() if WORD.fullmatch(name)]
+
+
+def _senses(ctx: _Context, word: str, pos: str) -> list:
+    """The synsets of ``word`` itself (no morphological base forms), most frequent first."""
+    return [lemma.synset() for lemma in ctx.wn.lemmas(word, pos) if lemma.name() == word]
+
+
+def _hypernyms(ctx: _Context, word: str, max_distance: int, min_depth: int) -> set:
+    found = set()
+    for sense in _senses(ctx, word, "n")[: ctx.config.senses]:
+        found.update(h for h in _closure(sense, _up, max_distance) if h.min_depth() >= min_depth)
+    return found
+
+
+def antonym_targets(ctx: _Context, word: str) -> list[str]:
+    """Antonyms of the adjective's most frequent sense that are in T."""
+    lemmas = [lemma for lemma in ctx.wn.lemmas(word, "a") if lemma.name() == word]
+    if not lemmas:
+        return []
+    antonyms = {a.name() for a in lemmas[0].antonyms()}
+    return ctx.most_frequent((a for a in antonyms if a in ctx.targets and a != word), len(antonyms))
+
+
+def hypernym_targets(ctx: _Context, word: str) -> list[str]:
+    c = ctx.config
+    hypernyms = _hypernyms(ctx, word, c.hypernym_max_distance, c.hypernym_min_depth)
+    valid = {w for h in hypernyms for w in _lemma_words(h) if w in ctx.targets and w != word}
+    return ctx.most_frequent(valid, c.hypernym_max_targets) if len(valid) >= c.hypernym_min_targets else []
+
+
+def cohyponym_targets(ctx: _Context, word: str, hyponym_words: Callable) -> list[str]:
+    c = ctx.config
+    hypernyms = _hypernyms(ctx, word, c.cohyponym_hypernym_distance, c.cohyponym_min_depth)
+    valid = set().union(*(hyponym_words(h) for h in hypernyms)) - {word} if hypernyms else set()
+    return ctx.most_frequent(valid, c.cohyponym_max_targets) if len(valid) >= c.cohyponym_min_targets else []
+
+
+def corrupt(word: str, rng: random.Random) -> str:
+    """One random character insertion, deletion or adjacent swap that changes the word."""
+    for _ in range(100):
+        op = rng.choice(("insert", "delete", "swap"))
+        if op == "insert":
+            i = rng.randrange(len(word) + 1)
+            out = word[:i] + rng.choice(LETTERS) + word[i:]
+        elif op == "delete" and len(word) > 1:
+            i = rng.randrange(len(word))
+            out = word[:i] + word[i + 1 :]
+        elif op == "swap" and len(word) > 1:
+            i = rng.randrange(len(word) - 1)
+            out = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        else:
+            continue
+        if out != word:
+            return out
+    raise ValueError(f"cannot corrupt {word!r}")
+
+
+class WNLaMProBuilder(Builder):
+    name = "wnlampro"
+    version = "1.0.0"
+    Config = Config
+
+    def _resolve(self, config: Config):
+        wn, wn_info = load_wordnet(config.wordnet)
+        freq = load_frequencies(config.frequencies)
+        tok, tok_info = load_reference_tokenizer(config.tokenizer)
+        return wn, freq, tok, [wn_info, freq.info, tok_info]
+
+    def sources(self, config: Config) -> list[SourceInfo]:
+        return self._resolve(config)[3]
+
+    def build(self, config: Config, progress: bool = True) -> dict[str, datasets.DatasetDict]:
+        from tqdm.auto import tqdm
+
+        wn, freq, tok, _ = self._resolve(config)
+        nouns = sorted(w for w in wn.all_lemma_names("n") if WORD.fullmatch(w))
+        adjectives = sorted(w for w in wn.all_lemma_names("a") if WORD.fullmatch(w))
+        every = sorted({w for pos in "nvar" for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)})
+        ctx = _Context(wn, freq, single_token_words(tok, every), config)
+
+        hyponym_cache: dict = {}
+
+        def hyponym_words(h) -> set[str]:
+            if h not in hyponym_cache:
+                below = _closure(h, _down, config.cohyponym_hyponym_distance)
+                hyponym_cache[h] = {w for s in below for w in _lemma_words(s) if w in ctx.targets}
+            return hyponym_cache[h]
+
+        rows: list[dict] = []
+
+        def add(relation: str, key: str, pos: str, targets: list[str], key_rate: float | None = None):
+            rate = freq.rate(key) if key_rate is None else key_rate
+            rows.append(
+                {
+                    "id": f"{relation}/{key}",
+                    "key": key,
+                    "relation": relation,
+                    "pos": pos,
+                    "keyword_count": round(rate, 4),
+                    "keyword_zipf": zipf(rate),
+                    "keyword_bin": ctx.bin(key),
+                    "targets": targets,
+                    "target_counts": [round(freq.rate(t), 4) for t in targets],
+                }
+            )
+
+        keywords_a = [w for w in adjectives if ctx.in_vocabulary(w)]
+        keywords_n = [w for w in nouns if ctx.in_vocabulary(w)]
+        for w in tqdm(keywords_a, desc="wnlampro antonym", disable=not progress, mininterval=2):
+            if targets := antonym_targets(ctx, w):
+                add("antonym", w, "a", targets)
+        for w in tqdm(keywords_n, desc="wnlampro hypernym/cohyponym", disable=not progress, mininterval=2):
+            if targets := hypernym_targets(ctx, w):
+                add("hypernym", w, "n", targets)
+            if targets := cohyponym_targets(ctx, w, hyponym_words):
+                add("cohyponym", w, "n", targets)
+
+        noun_set = set(nouns)
+        seen_keys: set[str] = set()
+        for w in sorted(set(keywords_n) | set(keywords_a)):
+            if w not in ctx.targets or ctx.bin(w) != "frequent":
+                continue
+            key = corrupt(w, random.Random(f"{config.seed}:corruption:{w}"))
+            if freq.rate(key) >= config.corruption_max_key_count or key in seen_keys:
+                continue
+            seen_keys.add(key)
+            add("corruption", key, "n" if w in noun_set else "a", [w])
+
+        return {"default": self._split(rows, config)}
+
+    @staticmethod
+    def _split(rows: list[dict], config: Config) -> datasets.DatasetDict:
+        order = {r: i for i, r in enumerate(RELATIONS)}
+        rows.sort(key=lambda r: (order[r["relation"]], r["id"]))
+        dev_ids: set[str] = set()
+        for relation in RELATIONS:
+            ids = [r["id"] for r in rows if r["relation"] == relation]
+            random.Random(f"{config.seed}:split:{relation}").shuffle(ids)
+            dev_ids.update(ids[: round(len(ids) * config.dev_fraction)])
+        return datasets.DatasetDict(
+            {
+                split: datasets.Dataset.from_list([r for r in rows if (r["id"] in dev_ids) == (split == "dev")], features=FEATURES)
+                for split in ("dev", "test")
+            }
+        )
+
+    def summary(self, data: dict[str, datasets.DatasetDict]) -> str:
+        """Table 4 of the paper for this build: entries (mean targets) per relation x bin, both splits."""
+        cells: dict = defaultdict(list)
+        for split in data["default"].values():
+            for rel, b, targets in zip(split["relation"], split["keyword_bin"], split["targets"]):
+                cells[rel, b].append(len(targets))
+        lines = ["| relation | " + " | ".join(BINS) + " | paper (rare/medium/frequent) |", "|---|---|---|---|---|"]
+        for rel in RELATIONS:
+            row = [f"{len(cells[rel, b])} ({sum(cells[rel, b]) / len(cells[rel, b]):.1f})" if cells[rel, b] else "0" for b in BINS]
+            lines.append(f"| {rel} | " + " | ".join(row) + " | " + "/".join(map(str, PAPER_TABLE4[rel])) + " |")
+        return "Entries (mean number of targets) per relation and keyword frequency bin:\n\n" + "\n".join(lines)
+
+    def export_extra(self, data: dict[str, datasets.DatasetDict], folder: Path) -> list[str]:
+        write_wnlampro_txt(data["default"], folder / "WNLaMPro.txt")
+        return ["WNLaMPro.txt"]
+
+    def read_file(self, path: Path) -> dict[str, datasets.DatasetDict]:
+        return {"default": read_wnlampro_txt(path)}
+
+
+# --- the original file format: ID, dev|test, KEY (pos,zipf,count), RELATION, TARGET (pos,zipf,count)...
+_ANNOTATED = re.compile(r"^(?P<word>.+) \((?P<pos>[^,()]*),(?P<zipf>[^,()]*),(?P<count>[^,()]*)\)$")
+
+
+def _annotate(word: str, pos: str, count: float) -> str:
+    return f"{word} ({pos},{zipf(count)},{count:g})"
+
+
+def write_wnlampro_txt(data: datasets.DatasetDict, path: Path) -> None:
+    """Write the tab-separated ``WNLaMPro.txt`` of the original release."""
+    with open(path, "w", encoding="utf-8") as f:
+        for split in ("dev", "test"):
+            for r in data[split]:
+                pos = "n" if r["relation"] in ("hypernym", "cohyponym") else r["pos"]
+                targets = [_annotate(t, pos, c) for t, c in zip(r["targets"], r["target_counts"])]
+                f.write("\t".join([r["id"], split, _annotate(r["key"], r["pos"], r["keyword_count"]), r["relation"], *targets]) + "\n")
+
+
+def read_wnlampro_txt(path: Path, rare_below: float = 10.0, frequent_from: float = 100.0) -> datasets.DatasetDict:
+    """Read ``WNLaMPro.txt`` (ours or the original release); a malformed line is an error naming it."""
+    splits: dict[str, list[dict]] = {"dev": [], "test": []}
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                splits_row = _parse_line(line.rstrip("\n"), rare_below, frequent_from)
+            except ValueError as exc:
+                raise DataFormatError(f"{path}:{lineno}: {exc}") from None
+            splits[splits_row[0]].append(splits_row[1])
+    return datasets.DatasetDict({s: datasets.Dataset.from_list(rows, features=FEATURES) for s, rows in splits.items()})
+
+
+def _parse_annotated(text: str) -> tuple[str, str, float]:
+    m = _ANNOTATED.match(text.strip())
+    if not m:
+        raise ValueError(f"'{text}' is not 'word (pos,zipf,count)'")
+    try:
+        return m["word"], m["pos"], float(m["count"])
+    except ValueError:
+        raise ValueError(f"count in '{text}' is not a number") from None
+
+
+def _parse_line(line: str, rare_below: float, frequent_from: float) -> tuple[str, dict]:
+    cols = line.split("\t")
+    if len(cols) < 5:
+        raise ValueError(f"expected ID, dev|test, KEY, RELATION and at least one TARGET separated by tabs, got {len(cols)} columns")
+    ident, split, key, relation, *targets = cols
+    if split not in ("dev", "test"):
+        raise ValueError(f"set type must be dev or test, got '{split}'")
+    if relation not in RELATIONS:
+        raise ValueError(f"relation must be one of {', '.join(RELATIONS)}, got '{relation}'")
+    word, pos, count = _parse_annotated(key)
+    parsed = [_parse_annotated(t) for t in targets if t.strip()]
+    return split, {
+        "id": ident,
+        "key": word,
+        "relation": relation,
+        "pos": pos,
+        "keyword_count": count,
+        "keyword_zipf": zipf(count),
+        "keyword_bin": bin_of(count, (0.0, rare_below, frequent_from), BINS),
+        "targets": [t[0] for t in parsed],
+        "target_counts": [t[2] for t in parsed],
+    }
