@@ -1,0 +1,6 @@
+"""Model families behind one vocabulary: ``load_model`` returns a CausalLM, MaskedLM or EncoderModel."""
+
+from .base import ModelInfo, ScoringModel, TokenScores
+from .load import ModelError, load_model
+
+__all__ = ["ModelError", "ModelInfo", "ScoringModel", "TokenScores", "load_model"]

@@ -1,0 +1,87 @@
+"""The benchmark records: name, version, builder, scorer and card text. Scorers import lazily (torch)."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+from wordbench.builders.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    version: str
+    summary: str
+    builder_path: str  # "module:Class"
+    scorer_path: str
+    card: str  # how the data is built, for the dataset card
+    citation: str
+    license: str = "other"
+    license_name: str | None = None
+    license_link: str | None = None
+    language: tuple[str, ...] = ("en",)
+    task_categories: tuple[str, ...] = ("fill-mask", "text-generation")
+    tags: tuple[str, ...] = field(default_factory=tuple)
+
+    @staticmethod
+    def _load(path: str):
+        module, cls = path.split(":")
+        return getattr(importlib.import_module(module), cls)
+
+    def builder(self):
+        return self._load(self.builder_path)()
+
+    def scorer(self, **options):
+        return self._load(self.scorer_path)(**options)
+
+
+WNLAMPRO_CARD = """\
+WordNet Language Model Probing (WNLaMPro), rebuilt from WordNet 3.0 following section 5 of
+Schick & Schütze (2020). Each entry is a keyword, a relation and the valid target words:
+
+- **antonym**: antonyms of an adjective's most frequent sense (first synset).
+- **hypernym**: hypernyms of a noun's two most frequent senses at path distance <= 3 with minimum depth
+  >= 6; at least 3 targets, the 20 most frequent kept.
+- **cohyponym** (COHYPONYM+): hyponyms at path distance <= 4 of the hypernyms at distance <= 2 (same
+  depth rule); the keyword removed; at least 10 targets, the 50 most frequent kept.
+- **corruption**: a frequent word with one random character inserted, deleted or swapped (seeded per
+  word); dropped when the corrupted key is itself a word with count >= 10.
+
+Targets are restricted to single tokens of the reference tokenizer (bert-base-uncased vocabulary).
+Hypernyms include WordNet instance hypernyms. Keywords are binned by frequency, expressed as
+occurrences per billion tokens: rare < 10, medium 10-99, frequent >= 100 (the paper's counts in a
+~1B-word Wikipedia corpus). **With the default wordfreq source**, whose English list stops near
+10 per billion, a WordNet word missing from the list gets count 0 and is rare. With corpus counts,
+the vocabulary is the words seen at least once. Split: a seeded 10% of each relation is dev.
+"""
+
+WNLAMPRO_CITATION = """\
+@inproceedings{schick2020rare,
+  title={Rare Words: A Major Problem for Contextualized Embeddings and How to Fix it by Attentive Mimicking},
+  author={Schick, Timo and Sch{\\"u}tze, Hinrich},
+  booktitle={Proceedings of the AAAI Conference on Artificial Intelligence},
+  year={2020}
+}"""
+
+REGISTRY: dict[str, Benchmark] = {
+    "wnlampro": Benchmark(
+        name="wnlampro",
+        version="1.0.0",
+        summary="WordNet probing of rare vs frequent words: MRR, P@3, P@10 per relation x frequency bin",
+        builder_path="wordbench.builders.wnlampro:WNLaMProBuilder",
+        scorer_path="wordbench.scorers.wnlampro:WNLaMProScorer",
+        card=WNLAMPRO_CARD,
+        citation=WNLAMPRO_CITATION,
+        license_name="wordnet-3.0",
+        license_link="https://wordnet.princeton.edu/license-and-commercial-use",
+        tags=("wordbench", "wordnet", "rare-words", "probing"),
+    ),
+}
+
+
+def get(name: str) -> Benchmark:
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ConfigError(f"unknown benchmark '{name}'; available: {', '.join(sorted(REGISTRY))}") from None

@@ -1,0 +1,99 @@
+"""Run folders: ``runs/<benchmark>/<model-slug>/<signature-hash8>/``.
+
+``records.jsonl`` gets one line per item as items finish (one write per line, flushed and synced),
+so a killed run loses at most the line being written; a rerun drops a torn last line and skips the
+ids already present. ``summary.json``, ``report.md`` and ``plots/`` are written at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Iterable
+
+import jsonlines
+
+from wordbench.builders.errors import DataFormatError
+
+from .signature import short_hash
+
+
+def slug(name: str) -> str:
+    """A folder-safe model name: ``org/name`` -> ``org__name``."""
+    return re.sub(r"[^\w.-]+", "_", name.replace("/", "__")).strip("_") or "model"
+
+
+class RunFolder:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+
+    @classmethod
+    def for_run(cls, root: Path, benchmark: str, model_name: str, signature: str) -> "RunFolder":
+        run = cls(Path(root) / benchmark / slug(model_name) / short_hash(signature))
+        run.path.mkdir(parents=True, exist_ok=True)
+        sig_file = run.path / "signature.txt"
+        if not sig_file.exists():
+            sig_file.write_text(signature + "\n")
+        return run
+
+    @property
+    def records_path(self) -> Path:
+        return self.path / "records.jsonl"
+
+    @property
+    def plots_dir(self) -> Path:
+        path = self.path / "plots"
+        path.mkdir(exist_ok=True)
+        return path
+
+    def _repair(self) -> None:
+        """Cut a torn last line (a run killed mid-write) so that appending continues cleanly."""
+        if not self.records_path.exists():
+            return
+        data = self.records_path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            with open(self.records_path, "r+b") as f:
+                f.truncate(data.rfind(b"\n") + 1)
+
+    def records(self) -> list[dict]:
+        self._repair()
+        if not self.records_path.exists():
+            return []
+        out = []
+        with jsonlines.open(self.records_path) as reader:
+            try:
+                for rec in reader:
+                    out.append(rec)
+            except jsonlines.InvalidLineError as exc:
+                raise DataFormatError(f"{self.records_path}:{exc.lineno}: not a JSON record; delete the run folder to start over") from None
+        return out
+
+    def done_ids(self) -> set[str]:
+        return {r["id"] for r in self.records()}
+
+    def append(self, records: Iterable[dict]) -> None:
+        with open(self.records_path, "a", encoding="utf-8") as f:
+            for rec in records:
+                f.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                f.flush()
+            os.fsync(f.fileno())
+
+    def write_json(self, name: str, obj) -> Path:
+        path = self.path / name
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+        tmp.replace(path)
+        return path
+
+    def write_text(self, name: str, text: str) -> Path:
+        path = self.path / name
+        path.write_text(text)
+        return path
+
+    def summary(self) -> dict:
+        path = self.path / "summary.json"
+        if not path.exists():
+            raise DataFormatError(f"{self.path} has no summary.json: is it a finished wordbench run folder?")
+        return json.loads(path.read_text())

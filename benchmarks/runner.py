@@ -1,0 +1,89 @@
+"""The scoring loop shared by every benchmark: select items, resume, score in chunks, summarize, report."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+
+from wordbench.builders.errors import ConfigError
+
+from .hub import load_data
+from .registry import get
+from .results import RunFolder
+from .signature import library_versions, run_signature
+
+SPLITS = ("dev", "test", "all")
+
+
+def select(data: dict, config: str, split: str, limit: int | None, seed: int = 0) -> list[dict]:
+    """Items of one config and split; ``limit`` keeps a seeded sample (stable across reruns)."""
+    if config not in data:
+        raise ConfigError(f"no dataset config '{config}'; available: {', '.join(data)}")
+    dsd = data[config]
+    if split == "all":
+        rows = [r for s in sorted(dsd) for r in dsd[s]]
+    elif split in dsd:
+        rows = list(dsd[split])
+    else:
+        raise ConfigError(f"no split '{split}'; available: {', '.join(list(dsd) + ['all'])}")
+    if limit is not None and limit < len(rows):
+        rows.sort(key=lambda r: hashlib.sha256(f"{seed}:{r['id']}".encode()).hexdigest())
+        rows = rows[:limit]
+    return rows
+
+
+def score(name: str, model, data: str | None = None, split: str = "test", limit: int | None = None,
+          out: Path = Path("runs"), config: str = "default", progress: bool = True, **options) -> RunFolder:
+    """Score a loaded model on a benchmark; returns the run folder (records, summary, report, plots)."""
+    from tqdm.auto import tqdm
+
+    bench = get(name)
+    scorer = bench.scorer(**options)
+    scorer.check_model(model)
+    data_sig, dataset = load_data(name, data, progress=progress)
+    items = select(dataset, config, split, limit)
+    settings = {"config": config, "split": split, "limit": limit if limit is not None else "all", **scorer.settings}
+    signature = run_signature(data_sig, model.info.tag, settings)
+    run = RunFolder.for_run(out, name, model.info.name, signature)
+
+    done = run.done_ids()
+    todo = [it for it in items if it["id"] not in done]
+    start = time.perf_counter()
+    with tqdm(total=len(items), initial=len(items) - len(todo), desc=f"{name} {model.info.name}", disable=not progress) as bar:
+        for i in range(0, len(todo), scorer.chunk_size):
+            chunk = todo[i : i + scorer.chunk_size]
+            run.append(scorer.score(model, chunk))
+            bar.update(len(chunk))
+    elapsed = time.perf_counter() - start
+
+    wanted = {it["id"] for it in items}
+    records = [r for r in run.records() if r["id"] in wanted]
+    summary = {
+        "benchmark": name,
+        "signature": signature,
+        "model": {"name": model.info.name, "version": model.info.version, "family": model.info.family, "dtype": model.info.dtype},
+        "split": split,
+        "n": len(records),
+        "metrics": scorer.summarize(records),
+        "versions": library_versions(),
+        "device": str(model.device),
+        "batch_size": model.batch_size,
+        "wall_s": round(elapsed, 2),
+        "items_scored_now": len(todo),
+        "items_per_s": round(len(todo) / elapsed, 2) if todo and elapsed > 0 else None,
+    }
+    run.write_json("summary.json", summary)
+    plots = scorer.plots(records, summary, run.plots_dir)
+    report = scorer.report([summary]) + "\n" + "".join(f"![{p}](plots/{p})\n" for p in plots)
+    run.write_text("report.md", report)
+    return run
+
+
+def report(run_paths: list[Path]) -> str:
+    """Several runs side by side (grouped by benchmark)."""
+    summaries = [RunFolder(p).summary() for p in run_paths]
+    out = []
+    for name in dict.fromkeys(s["benchmark"] for s in summaries):
+        out.append(get(name).scorer().report([s for s in summaries if s["benchmark"] == name]))
+    return "\n\n".join(out)

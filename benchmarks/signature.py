@@ -1,0 +1,44 @@
+"""Reproducibility signatures (sacrebleu style): every setting that changes a number is named.
+
+data: ``wnlampro@1.0.0|wordnet:3.0|freq:wordfreq-3.1.1|tok:...|seed:0|cfg:ab12cd34``
+run:  ``<data sig>|split:test|limit:300|model:NAME@REV|fam:causal|dtype:bf16|wordbench:0.1.0|transformers:4.x``
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import version as pkg_version
+
+from wordbench.builders.base import config_hash
+from wordbench.builders.sources.base import SourceInfo, sha8
+
+from . import __version__
+
+
+def data_signature(name: str, version: str, sources: list[SourceInfo], config) -> str:
+    parts = [f"{name}@{version}", *(s.tag for s in sources)]
+    if hasattr(config, "seed"):
+        parts.append(f"seed:{config.seed}")
+    parts.append(f"cfg:{config_hash(config)}")
+    return "|".join(parts)
+
+
+def library_versions() -> dict[str, str]:
+    out = {"wordbench": __version__}
+    for pkg in ("torch", "transformers", "datasets", "tokenizers", "nltk"):
+        try:
+            out[pkg] = pkg_version(pkg)
+        except Exception:  # noqa: BLE001 - a missing optional package is simply not listed
+            pass
+    return out
+
+
+def run_signature(data_sig: str, model_tag: str, settings: dict[str, object]) -> str:
+    """The full run signature; ``settings`` are the scorer options that change the numbers."""
+    versions = library_versions()
+    parts = [data_sig, *(f"{k}:{v}" for k, v in settings.items()), model_tag]
+    parts += [f"wordbench:{versions['wordbench']}", f"transformers:{versions.get('transformers', '?')}"]
+    return "|".join(parts)
+
+
+def short_hash(signature: str) -> str:
+    return sha8(signature)

@@ -1,0 +1,43 @@
+"""The scorer contract, kept apart from the benchmarks that implement it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from .models import ModelError, ScoringModel
+
+
+class Scorer:
+    """Scores items of one benchmark; ``settings`` are the options that change its numbers."""
+
+    name: ClassVar[str]
+    families: ClassVar[tuple[str, ...]] = ("causal", "masked")
+    chunk_size: ClassVar[int] = 64  # items scored between two appends to records.jsonl
+
+    def __init__(self, **options):
+        self.options = options
+
+    @property
+    def settings(self) -> dict[str, object]:
+        return dict(self.options)
+
+    def check_model(self, model: ScoringModel) -> None:
+        if model.family not in self.families:
+            raise ModelError(
+                f"{self.name} needs a {' or '.join(self.families)} model; {model.info.name} is {model.family}"
+                + (" (no LM head)" if model.family == "encoder" else "")
+            )
+
+    def score(self, model: ScoringModel, items: list[dict]) -> list[dict]:
+        raise NotImplementedError
+
+    def summarize(self, records: list[dict]) -> dict:
+        raise NotImplementedError
+
+    def report(self, summaries: list[dict]) -> str:
+        """Markdown tables of one or several runs side by side."""
+        raise NotImplementedError
+
+    def plots(self, records: list[dict], summary: dict, folder: Path) -> list[str]:
+        return []

@@ -1,0 +1,136 @@
+"""What every model family shares: encoding with offsets, padding, batching and hidden states."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+import torch
+
+from ..wholeword import WordVocabulary, word_vocabulary
+from .batching import BatchSizer
+
+POOLS = ("first", "last", "mean", "max")
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    name: str  # what the user gave
+    version: str  # hub revision / commit, or sha256-8 of the local weights
+    family: str
+    dtype: str
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def tag(self) -> str:
+        """Signature fragment: ``model:NAME@VERSION|fam:FAMILY|dtype:DTYPE``."""
+        return f"model:{self.name}@{self.version}|fam:{self.family}|dtype:{self.dtype}"
+
+
+@dataclass
+class Encoded:
+    ids: list[int]
+    offsets: list[tuple[int, int]]  # character span of each token in the text; (0, 0) for special tokens
+    special: list[bool]
+
+
+@dataclass
+class TokenScores:
+    """Log-probabilities of the scored tokens of one text (or of one continuation)."""
+
+    tokens: list[str]
+    offsets: list[tuple[int, int]]
+    logprobs: list[float]
+
+    @property
+    def total(self) -> float:
+        return float(sum(self.logprobs))
+
+
+class ScoringModel:
+    """Base of the families. ``family`` is "causal", "masked" or "encoder"."""
+
+    family = "base"
+
+    def __init__(self, model, tokenizer, info: ModelInfo, device: torch.device, batch_size: int | str = "auto"):
+        self.model = model.eval()
+        self.tokenizer = tokenizer
+        self.info = info
+        self.device = device
+        self.sizer = BatchSizer(batch_size, device)
+        self.progress = False
+
+    # --- encoding -------------------------------------------------------------------------------
+    def encode(self, text: str) -> Encoded:
+        """Token ids with character offsets; families add their special tokens."""
+        enc = self.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
+        return Encoded(list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]], [False] * len(enc["input_ids"]))
+
+    @property
+    def pad_id(self) -> int:
+        tok = self.tokenizer
+        for candidate in (tok.pad_token_id, tok.eos_token_id, tok.unk_token_id, 0):
+            if candidate is not None:
+                return candidate
+        return 0
+
+    def pad(self, seqs: Sequence[Sequence[int]]) -> tuple[torch.Tensor, torch.Tensor]:
+        """Right-pad to a batch: (input_ids, attention_mask) on the model's device."""
+        width = max(len(s) for s in seqs)
+        ids = torch.full((len(seqs), width), self.pad_id, dtype=torch.long)
+        mask = torch.zeros((len(seqs), width), dtype=torch.long)
+        for i, s in enumerate(seqs):
+            ids[i, : len(s)] = torch.tensor(s, dtype=torch.long)
+            mask[i, : len(s)] = 1
+        return ids.to(self.device), mask.to(self.device)
+
+    def batched(self, items: Sequence, lengths: Sequence[int], fn, desc: str | None = None) -> list:
+        """Run ``fn`` over length-sorted batches under inference mode, results in input order."""
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(items), desc=desc, disable=not (self.progress and desc), leave=False)
+        with torch.inference_mode(), bar:
+            return self.sizer.run(items, lengths, fn, bar)
+
+    @property
+    def batch_size(self) -> int:
+        return self.sizer.size
+
+    # --- vocabulary -----------------------------------------------------------------------------
+    @property
+    def vocab_size(self) -> int:
+        return self.model.get_output_embeddings().weight.shape[0] if self.model.get_output_embeddings() is not None else len(self.tokenizer)
+
+    @property
+    def words(self) -> WordVocabulary:
+        return word_vocabulary(self.tokenizer, self.vocab_size)
+
+    # --- hidden states (all families) -----------------------------------------------------------
+    def hidden_states(self, texts: Sequence[str], char_spans: Sequence[tuple[int, int]], pool: str = "last") -> np.ndarray:
+        """Per text, the pooled states of the tokens overlapping ``char_span`` at every layer: [n, layers + 1, dim].
+
+        Layer 0 is the embedding output; the top layer is after the final layer norm where the model has one.
+        """
+        if pool not in POOLS:
+            raise ValueError(f"pool must be one of {', '.join(POOLS)}")
+        encoded = [self.encode(t) for t in texts]
+        spans = []
+        for text, enc, (start, end) in zip(texts, encoded, char_spans):
+            idx = [i for i, ((s, e), sp) in enumerate(zip(enc.offsets, enc.special)) if not sp and s < end and e > start]
+            if not idx:
+                raise ValueError(f"span {start}:{end} covers no token of {text!r}")
+            spans.append(idx)
+
+        def run(batch):
+            ids, mask = self.pad([encoded[i].ids for i in batch])
+            layers = torch.stack(self.model(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states, 1)
+            out = []
+            for row, i in enumerate(batch):
+                states = layers[row, :, spans[i]].float()  # [layers, tokens, dim]
+                pooled = {"first": states[:, 0], "last": states[:, -1], "mean": states.mean(1), "max": states.max(1).values}[pool]
+                out.append(pooled.cpu().numpy())
+            return out
+
+        result = self.batched(list(range(len(texts))), [len(e.ids) for e in encoded], run, "hidden states")
+        return np.stack(result) if result else np.zeros((0, 0, 0), dtype=np.float32)

@@ -1,0 +1,152 @@
+"""``load_model``: one entry point for HF ids, local folders and ``.gguf`` files, with safe defaults."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import torch
+
+from wordbench.builders.errors import WordbenchError
+from wordbench.builders.sources.base import file_sha8
+
+from .base import ModelInfo, ScoringModel
+from .causal import CausalLM
+from .masked import EncoderModel, MaskedLM
+
+FAMILIES = ("causal", "masked", "encoder", "seq2seq")
+HUB_ID = re.compile(r"^[\w.-]+(/[\w.-]+)?$")
+PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl")
+DTYPES = {"float32": torch.float32, "fp32": torch.float32, "bfloat16": torch.bfloat16, "bf16": torch.bfloat16,
+          "float16": torch.float16, "fp16": torch.float16}
+SHORT = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16"}
+
+
+class ModelError(WordbenchError):
+    """A model that cannot be found, loaded safely, or used by a scorer."""
+
+
+def resolve_device(device: str = "auto") -> torch.device:
+    if device == "auto":
+        if torch.cuda.is_available():
+            return torch.device("cuda")
+        if getattr(torch.backends, "mps", None) and torch.backends.mps.is_available():
+            return torch.device("mps")
+        return torch.device("cpu")
+    return torch.device(device)
+
+
+def resolve_dtype(dtype: str, device: torch.device) -> torch.dtype:
+    """``auto``: bf16 on a GPU that supports it, else float32."""
+    if dtype == "auto":
+        if device.type == "cuda" and torch.cuda.is_bf16_supported():
+            return torch.bfloat16
+        return torch.float32
+    if dtype not in DTYPES:
+        raise ModelError(f"unknown dtype '{dtype}': use auto, float32, bfloat16 or float16")
+    return DTYPES[dtype]
+
+
+def detect_family(config) -> str:
+    """causal / masked / encoder / seq2seq from the config's architectures (or model type)."""
+    if getattr(config, "is_encoder_decoder", False):
+        return "seq2seq"
+    archs = getattr(config, "architectures", None) or []
+    if any(a.endswith(("ForCausalLM", "LMHeadModel")) for a in archs):
+        return "causal"
+    if any(a.endswith(("ForMaskedLM", "ForPreTraining")) for a in archs):
+        return "masked"
+    if archs:
+        return "encoder"
+    from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES, MODEL_FOR_MASKED_LM_MAPPING_NAMES
+
+    if config.model_type in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES:
+        return "causal"
+    if config.model_type in MODEL_FOR_MASKED_LM_MAPPING_NAMES:
+        return "masked"
+    return "encoder"
+
+
+def _looks_like_path(name: str) -> bool:
+    return name.startswith((".", "/", "~")) or name.endswith(".gguf") or not HUB_ID.match(name)
+
+
+def _local_version(path: Path) -> str:
+    files = [path] if path.is_file() else sorted(p for p in path.iterdir() if p.suffix in (".safetensors", ".gguf") + PICKLE_SUFFIXES)
+    return "sha256-" + file_sha8(*files) if files else "local"
+
+
+def _display_name(path: Path) -> str:
+    """A readable name for a local model: the file stem, or the folder (with its parent when generic)."""
+    name = path.stem if path.is_file() else path.resolve().name
+    if name.lower() in ("model", "models", "checkpoint", "weights", "snapshot"):
+        name = f"{path.resolve().parent.name}-{name}"
+    return name
+
+
+def load_model(
+    name_or_path: str,
+    family: str | None = None,
+    device: str = "auto",
+    dtype: str = "auto",
+    batch_size: int | str = "auto",
+    revision: str | None = None,
+    trust_remote_code: bool = False,
+    allow_pickle: bool = False,
+) -> ScoringModel:
+    """Load a model for scoring; one object per family with one vocabulary (see DESIGN.md).
+
+    ``device="shard"`` spreads a model too big for one GPU over all GPUs (``device_map="auto"``).
+    Pickle checkpoints are refused unless ``allow_pickle``; remote code runs only with ``trust_remote_code``.
+    """
+    import transformers
+
+    path = Path(name_or_path).expanduser()
+    local = path.exists()
+    if not local and _looks_like_path(name_or_path):
+        raise ModelError(f"model path {name_or_path} does not exist")
+    if family is not None and family not in FAMILIES:
+        raise ModelError(f"unknown model family '{family}': use one of {', '.join(FAMILIES)}")
+
+    gguf = path.suffix == ".gguf"
+    source = str(path.parent if gguf else (path if local else name_or_path))
+    common = {"revision": revision, "trust_remote_code": trust_remote_code}
+    if gguf:
+        common["gguf_file"] = path.name
+    if local and path.is_dir() and not allow_pickle:
+        files = {p.suffix for p in path.iterdir()}
+        if ".safetensors" not in files and files & set(PICKLE_SUFFIXES):
+            raise ModelError(f"{name_or_path} has only pickle weights, which can run code when loaded: pass --allow-pickle if you trust it")
+
+    try:
+        config = transformers.AutoConfig.from_pretrained(source, **common)
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"cannot load model {name_or_path}: {str(exc).splitlines()[0]}") from exc
+    family = family or ("causal" if gguf else detect_family(config))
+    if family == "seq2seq":
+        raise ModelError(f"{name_or_path} is a seq2seq model; the seq2seq family arrives with the minpairs benchmark")
+
+    dev = resolve_device("cuda" if device == "shard" else device)
+    torch_dtype = resolve_dtype(dtype, dev)
+    auto_cls = {"causal": transformers.AutoModelForCausalLM, "masked": transformers.AutoModelForMaskedLM, "encoder": transformers.AutoModel}[family]
+    kwargs = dict(common, dtype=torch_dtype)
+    if not gguf and not allow_pickle:
+        kwargs["use_safetensors"] = True
+    if device == "shard":
+        kwargs["device_map"] = "auto"
+    if dev.type == "cuda":
+        kwargs["attn_implementation"] = "sdpa"
+    try:
+        tokenizer = transformers.AutoTokenizer.from_pretrained(source, **common)
+        model = auto_cls.from_pretrained(source, **kwargs)
+    except (OSError, ValueError, EnvironmentError) as exc:
+        msg = str(exc).splitlines()[0]
+        if "safetensors" in msg and not allow_pickle:
+            msg += " (pickle weights are refused unless --allow-pickle)"
+        raise ModelError(f"cannot load {family} model {name_or_path}: {msg}") from exc
+    if device != "shard":
+        model.to(dev)
+    version = _local_version(path) if local else (revision or getattr(config, "_commit_hash", None) or "main")
+    info = ModelInfo(_display_name(path) if local else name_or_path, version, family, SHORT.get(torch_dtype, str(torch_dtype)))
+    cls = {"causal": CausalLM, "masked": MaskedLM, "encoder": EncoderModel}[family]
+    return cls(model, tokenizer, info, model.device if device == "shard" else dev, batch_size)
