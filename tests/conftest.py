@@ -1,0 +1,121 @@
+"""Test fixtures: no network, every cache in a temporary folder, tiny models built from config."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+_TMP = Path(tempfile.mkdtemp(prefix="wordbench-tests-"))
+os.environ.update(
+    {
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "WORDBENCH_OFFLINE": "1",
+        "HF_HOME": str(_TMP / "hf"),
+        "HF_DATASETS_CACHE": str(_TMP / "hf" / "datasets"),
+        "WORDBENCH_CACHE": str(_TMP / "wordbench"),
+        "TOKENIZERS_PARALLELISM": "false",
+        "MPLBACKEND": "Agg",
+    }
+)
+
+import pytest  # noqa: E402
+
+CORPUS = [
+    "the dog is a kind of animal and the cat is an animal too .",
+    "a poodle is a dog . a dog and a cat are pets .",
+    "good is the opposite of bad and hot is the opposite of cold .",
+    "someone who is happy is not sad . something that is big is not small .",
+    '" dgo " is a misspelling of " dog " . did you mean " cat " ?',
+    "an oak is a tree and a rose is a flower . the tree and the flower grow .",
+] * 4
+
+
+def _byte_bpe_tokenizer(folder: Path):
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=300, special_tokens=["<|endoftext|>", "<pad>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train_from_iterator(CORPUS, trainer)
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|endoftext|>", eos_token="<|endoftext|>", pad_token="<pad>")
+    fast.save_pretrained(folder)
+    return fast
+
+
+def _wordpiece_tokenizer(folder: Path):
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.decoder = decoders.WordPiece()
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    tok.train_from_iterator(CORPUS, trainers.WordPieceTrainer(vocab_size=200, special_tokens=specials))
+    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    tok.post_processor = processors.TemplateProcessing(single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B [SEP]", special_tokens=[("[CLS]", cls), ("[SEP]", sep)])
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
+    fast.save_pretrained(folder)
+    return fast
+
+
+@pytest.fixture(scope="session")
+def tiny_models(tmp_path_factory) -> dict[str, Path]:
+    """Folders of tiny random models: gpt2, llama (causal), bert (masked), bert-encoder, gpt2-pickle."""
+    import torch
+    import transformers
+
+    torch.manual_seed(0)
+    root = tmp_path_factory.mktemp("models")
+    out = {}
+    bpe = _byte_bpe_tokenizer(root / "bpe-tokenizer")
+    wp = _wordpiece_tokenizer(root / "wp-tokenizer")
+    specs = {
+        "gpt2": (bpe, transformers.GPT2LMHeadModel, transformers.GPT2Config(vocab_size=len(bpe), n_positions=64, n_embd=32, n_layer=2, n_head=2, bos_token_id=bpe.bos_token_id, eos_token_id=bpe.eos_token_id)),
+        "llama": (bpe, transformers.LlamaForCausalLM, transformers.LlamaConfig(vocab_size=len(bpe), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=64, bos_token_id=bpe.bos_token_id, eos_token_id=bpe.eos_token_id)),
+        "bert": (wp, transformers.BertForMaskedLM, transformers.BertConfig(vocab_size=len(wp), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2, max_position_embeddings=64)),
+        "bert-encoder": (wp, transformers.BertModel, transformers.BertConfig(vocab_size=len(wp), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2, max_position_embeddings=64)),
+    }
+    for name, (tok, cls, config) in specs.items():
+        model = cls(config).eval()
+        model.save_pretrained(root / name, safe_serialization=True)
+        tok.save_pretrained(root / name)
+        out[name] = root / name
+    pickled = transformers.GPT2LMHeadModel(specs["gpt2"][2])
+    (root / "gpt2-pickle").mkdir()
+    pickled.config.save_pretrained(root / "gpt2-pickle")
+    torch.save(pickled.state_dict(), root / "gpt2-pickle" / "pytorch_model.bin")  # a pickle-only checkpoint
+    bpe.save_pretrained(root / "gpt2-pickle")
+    out["gpt2-pickle"] = root / "gpt2-pickle"
+    return out
+
+
+@pytest.fixture(scope="session")
+def wnlampro_build():
+    """The default WNLaMPro build (real WordNet 3.0 + wordfreq + bert-base-uncased vocabulary), once per session."""
+    from wordbench.benchmarks.hub import build
+
+    folder, meta = build("wnlampro", progress=False)
+    return folder, meta
+
+
+WNLAMPRO_TXT = """\
+1\ttest\tgood (a,5.5,300000)\tantonym\tbad (a,5.3,200000)
+2\ttest\tdog (n,5.1,125000)\thypernym\tanimal (n,4.9,80000)\tpet (n,4.5,30000)\tbeast (n,3.9,8000)
+3\tdev\tpoodle (n,2.5,300)\tcohyponym\tcat (n,4.8,60000)\tfox (n,4.6,40000)
+4\ttest\tdgo (n,0,0)\tcorruption\tdog (n,5.1,125000)
+5\ttest\tcat (n,4.8,60000)\tcohyponym\tdog (n,5.1,125000)\tfox (n,4.6,40000)
+6\ttest\toak (n,4.0,10000)\thypernym\ttree (n,4.9,80000)\tplant (n,4.6,40000)\twood (n,4.6,40000)
+"""
+
+
+@pytest.fixture()
+def wnlampro_file(tmp_path) -> Path:
+    path = tmp_path / "WNLaMPro.txt"
+    path.write_text(WNLAMPRO_TXT)
+    return path
