@@ -1,0 +1,162 @@
+import random
+
+import pytest
+
+from wordbench.builders.base import parse_overrides
+from wordbench.builders.errors import ConfigError, DataFormatError, SourceError
+from wordbench.builders.wnlampro import (
+    Config,
+    WNLaMProBuilder,
+    _Context,
+    antonym_targets,
+    corrupt,
+    hypernym_targets,
+    read_wnlampro_txt,
+    write_wnlampro_txt,
+)
+from wordbench.builders.sources.frequencies import Frequencies, bin_of, corpus_frequencies
+from wordbench.builders.sources.base import SourceInfo
+from wordbench.builders.sources.wordnet import lexnames_text, load_wordnet
+
+
+@pytest.fixture(scope="module")
+def wn():
+    return load_wordnet()[0]
+
+
+def _ctx(wn, rates, targets, **cfg):
+    freq = Frequencies(rates, SourceInfo("freq", "test", "test"), None, missing_is_rare=True)
+    return _Context(wn, freq, set(targets), Config(**cfg))
+
+
+def test_wordnet_from_debian_files_is_3_0(wn):
+    assert wn.get_version() == "3.0"
+    assert len(lexnames_text().splitlines()) == 45
+    assert wn.synset("dog.n.01").min_depth() == 8
+
+
+def test_hand_checked_antonym_and_hypernym(wn):
+    ctx = _ctx(wn, {"bad": 100.0, "dog": 50.0}, ["bad", "evil", "canine", "carnivore", "placental", "animal", "mammal"])
+    assert antonym_targets(ctx, "good") == ["bad"]  # good.a.01 <-> bad.a.01
+    # poodle -> dog (1) -> canine, domestic_animal (2) -> carnivore, animal (3); placental is 4 steps away
+    assert hypernym_targets(ctx, "poodle") == ["animal", "canine", "carnivore"]  # T-words, most frequent first
+    ctx = _ctx(wn, {}, ["canine", "carnivore", "placental"])
+    assert hypernym_targets(ctx, "poodle") == []  # fewer than 3 valid targets
+    ctx = _ctx(wn, {"dog": 5.0, "canine": 1.0}, ["dog", "canine", "carnivore", "placental", "animal"])
+    assert hypernym_targets(ctx, "poodle") == ["dog", "canine", "animal", "carnivore"]
+
+
+def test_hypernym_min_depth_excludes_shallow_synsets(wn):
+    ctx = _ctx(wn, {}, ["animal", "organism", "canine", "carnivore", "placental", "mammal"])
+    # animal.n.01 has min depth 6 and is 2 steps from dog via domestic_animal: kept; organism (depth 5) is too shallow anyway
+    assert wn.synset("animal.n.01").min_depth() == 6
+    assert "animal" in hypernym_targets(ctx, "dog")
+    assert "organism" not in hypernym_targets(ctx, "dog")
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_corruption_is_one_edit(seed):
+    word = "mountain"
+    out = corrupt(word, random.Random(seed))
+    assert out != word
+    if len(out) == len(word):  # adjacent swap
+        diff = [i for i in range(len(word)) if word[i] != out[i]]
+        assert len(diff) == 2 and diff[1] == diff[0] + 1 and word[diff[0]] == out[diff[1]]
+    else:  # one insertion or deletion
+        longer, shorter = (out, word) if len(out) > len(word) else (word, out)
+        assert len(longer) == len(shorter) + 1
+        assert any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
+
+
+def test_bins_and_corpus_frequencies():
+    assert bin_of(9.99, (0.0, 10.0, 100.0), ("rare", "medium", "frequent")) == "rare"
+    assert bin_of(10.0, (0.0, 10.0, 100.0), ("rare", "medium", "frequent")) == "medium"
+    assert bin_of(100.0, (0.0, 10.0, 100.0), ("rare", "medium", "frequent")) == "frequent"
+    freq = corpus_frequencies(["The dog, the cat.", "the dog"], "mini")
+    assert freq.n_tokens == 6 and freq.counts["the"] == 3
+    assert freq.rate("dog") == pytest.approx(2 / 6 * 1e9)
+    assert not freq.missing_is_rare and not freq.known("poodle")
+
+
+def test_config_overrides():
+    cfg = parse_overrides(Config, ["seed=3", "dev_fraction=0.2", "wordnet=none"])
+    assert cfg.seed == 3 and cfg.dev_fraction == 0.2 and cfg.wordnet is None
+    with pytest.raises(ConfigError, match="unknown config key 'sede'"):
+        parse_overrides(Config, ["sede=3"])
+    with pytest.raises(ConfigError, match="expects int"):
+        parse_overrides(Config, ["seed=x"])
+
+
+def test_missing_wordnet_names_the_package(tmp_path, monkeypatch):
+    import nltk
+
+    import wordbench.builders.sources.wordnet as wnmod
+
+    monkeypatch.setenv("WORDBENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(wnmod, "DEBIAN_DIR", tmp_path / "nothing")
+    monkeypatch.setattr(nltk.data, "path", [str(tmp_path / "no-nltk")])
+    wnmod.load_wordnet.cache_clear()
+    try:
+        with pytest.raises(SourceError, match="apt-get install wordnet-base"):
+            wnmod.load_wordnet()
+    finally:
+        wnmod.load_wordnet.cache_clear()
+
+
+def test_default_build(wnlampro_build):
+    folder, meta = wnlampro_build
+    from wordbench.benchmarks.hub import load_data
+
+    _, data = load_data("wnlampro", str(folder))
+    test, dev = data["default"]["test"], data["default"]["dev"]
+    ids = list(test["id"]) + list(dev["id"])
+    assert len(ids) == len(set(ids))
+    for rel in ("antonym", "hypernym", "cohyponym", "corruption"):
+        n_dev = sum(r == rel for r in dev["relation"])
+        n_all = n_dev + sum(r == rel for r in test["relation"])
+        assert n_all > 0 and abs(n_dev - round(0.1 * n_all)) <= 1
+    rows = {r["id"]: r for r in test} | {r["id"]: r for r in dev}
+    assert "bad" in rows["antonym/good"]["targets"]
+    assert rows["hypernym/poodle"]["targets"][:1] == ["dog"] and rows["hypernym/poodle"]["keyword_bin"] == "frequent"
+    for r in rows.values():
+        if r["relation"] == "hypernym":
+            assert 3 <= len(r["targets"]) <= 20
+        if r["relation"] == "cohyponym":
+            assert 10 <= len(r["targets"]) <= 50 and r["key"] not in r["targets"]
+        if r["relation"] == "corruption":
+            assert r["keyword_bin"] == "rare" and r["keyword_count"] < 10
+    assert meta["signature"].startswith("wnlampro@1.0.0|wordnet:3.0|freq:wordfreq-")
+    summary = WNLaMProBuilder().summary(data)
+    assert "| cohyponym |" in summary and "1960/2740/6126" in summary
+
+
+def test_build_is_byte_identical(wnlampro_build, tmp_path):
+    from wordbench.benchmarks.hub import build
+
+    folder, _ = wnlampro_build
+    again, _ = build("wnlampro", out=tmp_path / "again", force=True, progress=False)
+    for name in ("data/default/dev-00000-of-00001.parquet", "data/default/test-00000-of-00001.parquet", "WNLaMPro.txt", "jsonl/default/test.jsonl"):
+        assert (folder / name).read_bytes() == (again / name).read_bytes(), name
+
+
+def test_wnlampro_txt_round_trip(wnlampro_file, tmp_path):
+    data = read_wnlampro_txt(wnlampro_file)
+    assert len(data["test"]) == 5 and len(data["dev"]) == 1
+    dog = [r for r in data["test"] if r["key"] == "dog"][0]
+    assert dog["targets"] == ["animal", "pet", "beast"] and dog["keyword_bin"] == "frequent"
+    assert [r for r in data["test"] if r["key"] == "dgo"][0]["keyword_bin"] == "rare"
+    out = tmp_path / "again.txt"
+    write_wnlampro_txt(data, out)
+    again = read_wnlampro_txt(out)
+    for split in ("dev", "test"):
+        assert again[split].to_list() == data[split].to_list()
+
+
+def test_malformed_wnlampro_line_names_it(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1\ttest\tgood (a,5.5,300000)\tantonym\tbad (a,5.3,200000)\n2\ttest\tdog n 5\thypernym\tanimal (n,4,1)\n")
+    with pytest.raises(DataFormatError, match=r"bad.txt:2: 'dog n 5' is not 'word \(pos,zipf,count\)'"):
+        read_wnlampro_txt(bad)
+    bad.write_text("1\tvalid\tgood (a,5.5,300000)\tantonym\tbad (a,5.3,200000)\n")
+    with pytest.raises(DataFormatError, match="bad.txt:1: set type must be dev or test"):
+        read_wnlampro_txt(bad)
