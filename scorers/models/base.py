@@ -106,6 +106,16 @@ class ScoringModel:
     def words(self) -> WordVocabulary:
         return word_vocabulary(self.tokenizer, self.vocab_size)
 
+    @staticmethod
+    def _topk(logprobs: torch.Tensor, k: int, allowed: torch.Tensor | None) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Top-``k`` (ids, log-probs) per row, over ``allowed`` tokens only (fewer when fewer are allowed)."""
+        if allowed is not None:
+            logprobs = logprobs.masked_fill(~allowed[: logprobs.shape[1]], float("-inf"))
+        values, ids = logprobs.topk(min(k, logprobs.shape[1]), -1)
+        values, ids = values.cpu().numpy(), ids.cpu().numpy()
+        keep = np.isfinite(values)
+        return [(i[m], v[m]) for i, v, m in zip(ids, values, keep)]
+
     # --- hidden states (all families) -----------------------------------------------------------
     def hidden_states(self, texts: Sequence[str], char_spans: Sequence[tuple[int, int]], pool: str = "last") -> np.ndarray:
         """Per text, the pooled states of the tokens overlapping ``char_span`` at every layer: [n, layers + 1, dim].

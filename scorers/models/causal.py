@@ -52,10 +52,7 @@ class CausalLM(ScoringModel):
 
         def run(batch):
             lp = self._last_logprobs(batch)
-            if start_mask is not None:
-                lp = lp.masked_fill(~start_mask[: lp.shape[1]], float("-inf"))
-            values, ids = lp.topk(k, -1)
-            return list(zip(ids.cpu().numpy(), values.cpu().numpy()))
+            return self._topk(lp, k, start_mask)
 
         return self.batched(seqs, [len(s) for s in seqs], run, "top-k")
 

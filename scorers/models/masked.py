@@ -58,10 +58,7 @@ class MaskedLM(EncoderModel):
 
         def run(batch):
             lp = self._mask_logprobs(batch)
-            if start_mask is not None:
-                lp = lp.masked_fill(~start_mask[: lp.shape[1]], float("-inf"))
-            values, ids = lp.topk(k, -1)
-            return list(zip(ids.cpu().numpy(), values.cpu().numpy()))
+            return self._topk(lp, k, start_mask)
 
         return self.batched(blanks, [len(b[0]) for b in blanks], run, "top-k")
 

@@ -1,0 +1,84 @@
+import json
+
+import pytest
+
+from wordbench.scorers.wnlampro import PATTERNS, WNLaMProScorer, fill, rank_and_precision
+
+
+def test_seventeen_patterns_and_filling():
+    assert sum(len(p) for p in PATTERNS.values()) == 17
+    assert fill("<A> <W> is a ___", "owl") == ("an owl is a ", " .")
+    assert fill("<A> <W> is a kind of ___", "dog") == ("a dog is a kind of ", " .")
+    assert fill('" <W> " and " ___ "', "cat") == ('" cat " and " ', ' " .')
+    assert fill('" <W> " . did you mean " ___ " ?', "dgo") == ('" dgo " . did you mean " ', ' " ?')
+    assert fill('" <W> " is a misspelling of " ___ " .', "dgo")[1] == ' " .'
+
+
+def test_hand_computed_rank_mrr_and_precision():
+    predictions = [["cat", "animal", "pet", "thing"], ["pet", "dog", "animal"]]
+    r = rank_and_precision(predictions, ["animal", "pet"])
+    assert r["rank"] == 1 and r["rr"] == 1.0 and r["best_pattern"] == 1
+    assert r["p@3"] == pytest.approx(2 / 3) and r["p@10"] == pytest.approx(2 / 10)
+    r = rank_and_precision([["a", "b", "c", "x"]], ["x"])
+    assert r["rank"] == 4 and r["rr"] == 0.25 and r["p@3"] == 0.0 and r["p@10"] == 0.1
+    r = rank_and_precision([["w"] * 5 + [f"w{i}" for i in range(200)]], ["w150"])
+    assert r["rank"] is None and r["rr"] == 0.0  # past the top 100
+
+
+def test_summary_reports_bins_with_ten_entries():
+    records = [{"id": str(i), "relation": "hypernym", "keyword_bin": "rare", "rr": 1.0 / (i + 1), "p@3": 0.0, "p@10": 0.1} for i in range(10)]
+    records += [{"id": "x", "relation": "hypernym", "keyword_bin": "medium", "rr": 1.0, "p@3": 1.0, "p@10": 1.0}]
+    m = WNLaMProScorer().summarize(records)
+    assert m["hypernym"]["rare"]["mrr"] == pytest.approx(sum(1 / (i + 1) for i in range(10)) / 10, abs=1e-4)
+    assert m["hypernym"]["medium"] == {"n": 1}
+    assert m["hypernym"]["all"]["n"] == 11
+
+
+@pytest.mark.parametrize("name", ["gpt2", "bert"])
+def test_score_end_to_end_and_resume(tiny_models, wnlampro_file, tmp_path, name, monkeypatch):
+    from wordbench.benchmarks.runner import score
+    from wordbench.scorers.models import load_model
+
+    model = load_model(str(tiny_models[name]), device="cpu", batch_size=3)
+    scorer_cls = WNLaMProScorer
+    monkeypatch.setattr(scorer_cls, "chunk_size", 2)
+    calls = {"n": 0}
+    original = scorer_cls.score
+
+    def flaky(self, m, items):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt  # killed after the first chunk
+        return original(self, m, items)
+
+    monkeypatch.setattr(scorer_cls, "score", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        score("wnlampro", model, str(wnlampro_file), "test", None, tmp_path / "runs", progress=False)
+    monkeypatch.setattr(scorer_cls, "score", original)
+    run = score("wnlampro", model, str(wnlampro_file), "test", None, tmp_path / "runs", progress=False)
+    lines = (run.path / "records.jsonl").read_text().splitlines()
+    ids = [json.loads(line)["id"] for line in lines]
+    assert sorted(ids) == ["1", "2", "4", "5", "6"]  # each test entry once, none lost or duplicated
+    summary = json.loads((run.path / "summary.json").read_text())
+    assert summary["n"] == 5 and summary["model"]["family"] == model.family
+    assert "Table 6" in (run.path / "report.md").read_text()
+    assert (run.path / "plots" / "mrr_by_bin.png").exists() and (run.path / "plots" / "cohyponym_rank_heatmap.png").exists()
+    # batch size does not change the records
+    model.sizer.size = 1
+    again = score("wnlampro", model, str(wnlampro_file), "test", None, tmp_path / "runs-bs1", progress=False)
+    key = lambda r: r["id"]  # noqa: E731
+    a = sorted((json.loads(x) for x in lines), key=key)
+    b = sorted((json.loads(x) for x in (again.path / "records.jsonl").read_text().splitlines()), key=key)
+    assert [(r["id"], r["rank"], r["top10"]) for r in a] == [(r["id"], r["rank"], r["top10"]) for r in b]
+
+
+def test_torn_last_line_is_dropped_on_resume(tmp_path):
+    from wordbench.benchmarks.results import RunFolder
+
+    run = RunFolder(tmp_path)
+    run.append([{"id": "a"}, {"id": "b"}])
+    with open(run.records_path, "a") as f:
+        f.write('{"id": "c", "ra')  # killed mid-write
+    assert run.done_ids() == {"a", "b"}
+    run.append([{"id": "c"}])
+    assert [r["id"] for r in run.records()] == ["a", "b", "c"]
