@@ -40,13 +40,16 @@ def _is_wordnet_dir(path: Path) -> bool:
     return all((path / f).is_file() for f in REQUIRED)
 
 
-def _install_from_debian(target: Path) -> Path:
-    """Copy the Debian dictionary files into ``target`` (nltk refuses symlinks) and add ``lexnames``."""
+def _copy_into_cache(src_dir: Path, target: Path) -> Path:
+    """Copy WordNet dictionary files into ``target`` below the cache's nltk_data (nltk refuses
+    symlinks and paths outside its data path) and add ``lexnames`` where the source has none."""
     target.mkdir(parents=True, exist_ok=True)
-    for src in DEBIAN_DIR.iterdir():
-        if src.is_file():
-            shutil.copyfile(src, target / src.name)
-    (target / "lexnames").write_text(lexnames_text())
+    for src in src_dir.iterdir():
+        dst = target / src.name
+        if src.is_file() and not (dst.exists() and dst.stat().st_size == src.stat().st_size):
+            shutil.copyfile(src, dst)
+    if not (target / "lexnames").exists():
+        (target / "lexnames").write_text(lexnames_text())
     return target
 
 
@@ -93,7 +96,8 @@ def load_wordnet(path: str | None = None):
             root = root / "corpora" / "wordnet"
         if not _is_wordnet_dir(root):
             raise SourceError(f"{root} is not a WordNet dictionary folder (needs {', '.join(REQUIRED)})")
-        return _with_info(_reader(_copy_user_folder(root)), f"path:{root}")
+        target = cache_dir("nltk_data", "corpora", "wordnet-user", root.resolve().as_posix().strip("/").replace("/", "_"))
+        return _with_info(_reader(_copy_into_cache(root, target)), f"path:{root}")
 
     cached = cache_dir("nltk_data", "corpora") / "wordnet"
     if _is_wordnet_dir(cached) and (cached / "lexnames").exists():
@@ -107,7 +111,7 @@ def load_wordnet(path: str | None = None):
         return _with_info(wordnet, f"nltk data {found}")
 
     if _is_wordnet_dir(DEBIAN_DIR):
-        return _with_info(_reader(_install_from_debian(cached)), f"Debian wordnet-base ({DEBIAN_DIR})")
+        return _with_info(_reader(_copy_into_cache(DEBIAN_DIR, cached)), f"Debian wordnet-base ({DEBIAN_DIR})")
 
     if not offline():
         import nltk
@@ -124,18 +128,6 @@ def load_wordnet(path: str | None = None):
         "WordNet 3.0 not found: install it with 'apt-get install wordnet-base' (Debian/Ubuntu) "
         "or \"python -m nltk.downloader wordnet\", or pass a WordNet folder with wordnet=PATH"
     )
-
-
-def _copy_user_folder(root: Path) -> Path:
-    """Copy a user's WordNet folder below the cache's nltk_data (adding ``lexnames`` if it lacks one)."""
-    target = cache_dir("nltk_data", "corpora", "wordnet-user", root.resolve().as_posix().strip("/").replace("/", "_"))
-    for src in root.iterdir():
-        dst = target / src.name
-        if src.is_file() and not (dst.exists() and dst.stat().st_size == src.stat().st_size):
-            shutil.copyfile(src, dst)
-    if not (target / "lexnames").exists():
-        (target / "lexnames").write_text(lexnames_text())
-    return target
 
 
 def _with_info(reader, origin: str):

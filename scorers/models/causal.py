@@ -65,7 +65,7 @@ class CausalLM(ScoringModel):
         prepared = []
         for item in items:
             context, cont = item if isinstance(item, tuple) else ("", item)
-            head = self.encode(context) if context else self.encode("")
+            head = self.encode(context)
             tail = super().encode(cont)
             shift = len(context)
             ids = head.ids + tail.ids

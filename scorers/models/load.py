@@ -139,7 +139,7 @@ def load_model(
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(source, **common)
         model = auto_cls.from_pretrained(source, **kwargs)
-    except (OSError, ValueError, EnvironmentError) as exc:
+    except (OSError, ValueError) as exc:
         msg = str(exc).splitlines()[0]
         if "safetensors" in msg and not allow_pickle:
             msg += " (pickle weights are refused unless --allow-pickle)"
