@@ -106,6 +106,34 @@ class ScoringModel:
     def words(self) -> WordVocabulary:
         return word_vocabulary(self.tokenizer, self.vocab_size)
 
+    # --- predictions at one position (causal: the next token; masked: the mask) -----------------
+    def _queries(self, contexts: Sequence[str], right_contexts) -> list[tuple[list[int], int]]:
+        """(token ids, position whose distribution is wanted) per context; family-specific."""
+        raise NotImplementedError
+
+    def _position_logprobs(self, batch) -> torch.Tensor:
+        """Log-softmax at ``item[1]`` of each ``(ids, position, ...)`` item: [batch, vocab], float32."""
+        ids, mask = self.pad([b[0] for b in batch])
+        logits = self.model(input_ids=ids, attention_mask=mask).logits
+        pos = torch.tensor([b[1] for b in batch], device=logits.device)
+        return torch.log_softmax(logits[torch.arange(len(batch), device=logits.device), pos].float(), -1)
+
+    def next_token_logprobs(self, contexts: Sequence[str], right_contexts=None) -> np.ndarray:
+        """Log-probabilities of the token after each context (masked: at a mask before the right context): [n, vocab]."""
+        queries = self._queries(contexts, right_contexts)
+        rows = self.batched(queries, [len(q[0]) for q in queries], lambda b: list(self._position_logprobs(b).cpu().numpy()), "next token")
+        return np.stack(rows)
+
+    def topk_next(self, contexts: Sequence[str], k: int, right_contexts=None, word_start_only: bool = False):
+        """The ``k`` most probable tokens per context: a list of (token ids, log-probs).
+
+        Causal models ignore ``right_contexts`` (it follows the predicted token); masked models put
+        the mask between context and right context. ``word_start_only`` keeps tokens that begin a word.
+        """
+        queries = self._queries(contexts, right_contexts)
+        allowed = torch.as_tensor(self.words.is_start, device=self.device) if word_start_only else None
+        return self.batched(queries, [len(q[0]) for q in queries], lambda b: self._topk(self._position_logprobs(b), k, allowed), "top-k")
+
     @staticmethod
     def _topk(logprobs: torch.Tensor, k: int, allowed: torch.Tensor | None) -> list[tuple[np.ndarray, np.ndarray]]:
         """Top-``k`` (ids, log-probs) per row, over ``allowed`` tokens only (fewer when fewer are allowed)."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numpy as np
 import torch
 
 from .base import Encoded, ScoringModel, TokenScores
@@ -29,32 +28,8 @@ class CausalLM(ScoringModel):
         # A trailing space belongs to the next word's first token (" dog"), so it is not part of the context.
         return self.encode(context.rstrip()).ids
 
-    def _last_logprobs(self, batch: list[list[int]]) -> torch.Tensor:
-        ids, mask = self.pad(batch)
-        logits = self.model(input_ids=ids, attention_mask=mask).logits
-        last = mask.sum(1) - 1
-        return torch.log_softmax(logits[torch.arange(len(batch), device=logits.device), last].float(), -1)
-
-    def next_token_logprobs(self, contexts: Sequence[str]) -> np.ndarray:
-        """Log-probabilities of the next token after each context: [n, vocab]."""
-        seqs = [self._context_ids(c) for c in contexts]
-        rows = self.batched(seqs, [len(s) for s in seqs], lambda b: list(self._last_logprobs(b).cpu().numpy()), "next token")
-        return np.stack(rows)
-
-    def topk_next(self, contexts: Sequence[str], k: int, right_contexts=None, word_start_only: bool = False):
-        """The ``k`` most probable next tokens per context: a list of (token ids, log-probs).
-
-        ``right_contexts`` is accepted for a common signature with masked models and ignored (it
-        follows the predicted token). ``word_start_only`` keeps tokens that begin a new word.
-        """
-        seqs = [self._context_ids(c) for c in contexts]
-        start_mask = torch.as_tensor(self.words.is_start, device=self.device) if word_start_only else None
-
-        def run(batch):
-            lp = self._last_logprobs(batch)
-            return self._topk(lp, k, start_mask)
-
-        return self.batched(seqs, [len(s) for s in seqs], run, "top-k")
+    def _queries(self, contexts, right_contexts=None):
+        return [(ids, len(ids) - 1) for ids in map(self._context_ids, contexts)]
 
     def sequence_logprobs(self, items: Sequence[str | tuple[str, str]]) -> list[TokenScores]:
         """Token log-probabilities of texts, or of the continuation of (context, continuation) pairs.

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numpy as np
 import torch
 
 from .base import Encoded, ScoringModel, TokenScores
@@ -37,30 +36,9 @@ class MaskedLM(EncoderModel):
         ids = self.encode(text).ids
         return ids, ids.index(self.tokenizer.mask_token_id)
 
-    def _mask_logprobs(self, batch) -> torch.Tensor:
-        ids, mask = self.pad([b[0] for b in batch])
-        logits = self.model(input_ids=ids, attention_mask=mask).logits
-        pos = torch.tensor([b[1] for b in batch], device=logits.device)
-        return torch.log_softmax(logits[torch.arange(len(batch), device=logits.device), pos].float(), -1)
-
-    def next_token_logprobs(self, contexts: Sequence[str], right_contexts=None) -> np.ndarray:
-        """Log-probabilities of the token at a mask placed after each context: [n, vocab]."""
+    def _queries(self, contexts, right_contexts=None):
         rights = right_contexts or [None] * len(contexts)
-        blanks = [self._blank(c, r) for c, r in zip(contexts, rights)]
-        rows = self.batched(blanks, [len(b[0]) for b in blanks], lambda b: list(self._mask_logprobs(b).cpu().numpy()), "mask")
-        return np.stack(rows)
-
-    def topk_next(self, contexts: Sequence[str], k: int, right_contexts=None, word_start_only: bool = False):
-        """The ``k`` most probable tokens at the mask between each context and its right context."""
-        rights = right_contexts or [None] * len(contexts)
-        blanks = [self._blank(c, r) for c, r in zip(contexts, rights)]
-        start_mask = torch.as_tensor(self.words.is_start, device=self.device) if word_start_only else None
-
-        def run(batch):
-            lp = self._mask_logprobs(batch)
-            return self._topk(lp, k, start_mask)
-
-        return self.batched(blanks, [len(b[0]) for b in blanks], run, "top-k")
+        return [self._blank(c, r) for c, r in zip(contexts, rights)]
 
     def sequence_logprobs(self, items: Sequence[str | tuple[str, str]]) -> list[TokenScores]:
         """Pseudo-log-likelihood (Salazar et al. 2020): each token scored with itself masked."""
@@ -78,7 +56,7 @@ class MaskedLM(EncoderModel):
                 owners.append(n)
 
         def run(batch):
-            lp = self._mask_logprobs(batch)
+            lp = self._position_logprobs(batch)
             tgt = torch.tensor([b[2] for b in batch], device=lp.device)
             return lp[torch.arange(len(batch), device=lp.device), tgt].cpu().tolist()
 
