@@ -125,28 +125,52 @@ def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_
 @click.option("--limit", type=click.IntRange(min=1), help="Score a seeded sample of this many items.")
 @click.option("--config", "data_config", default="default", show_default=True, help="Dataset config to score.")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("runs"), show_default=True, help="Root of the run folders.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A scoring option of the benchmark (repeatable); part of the run signature.")
+@click.option("--dudy2020", is_flag=True, help="wordpred: the seed repo's metric definitions (ppx = mean -ln p of hits, +100 per miss; T over high+mid types).")
 @user_errors
-def score(name, model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, data, split, limit, data_config, out):
+def score(name, model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, data, split, limit, data_config, out, options, dudy2020):
     """Score a model on benchmark NAME; a rerun resumes an interrupted run."""
     from .registry import get
     from .runner import score as do_score
 
-    get(name)  # an unknown benchmark fails before the model loads
+    opts = _options(options)
+    if dudy2020:
+        opts["dudy2020"] = True
+    get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
     model = _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
-    run = do_score(name, model, data, split, limit, out, data_config)
+    run = do_score(name, model, data, split, limit, out, data_config, **opts)
     click.echo((run.path / "report.md").read_text())
     click.echo(f"run folder: {run.path}")
+
+
+def _options(pairs) -> dict:
+    """``KEY=VALUE`` strings to a dict; true/false and numbers are converted."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise click.BadParameter(f"'{pair}' is not KEY=VALUE", param_hint="--option")
+        low = value.strip().lower()
+        if low in ("true", "false", "yes", "no"):
+            out[key.strip()] = low in ("true", "yes")
+        else:
+            try:
+                out[key.strip()] = int(value) if value.strip().lstrip("-").isdigit() else float(value)
+            except ValueError:
+                out[key.strip()] = value
+    return out
 
 
 @cli.command()
 @click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), help="Also write the markdown to this file.")
+@click.option("--plots", type=click.Path(file_okay=False, path_type=Path), help="Folder for figures with the runs side by side.")
 @user_errors
-def report(runs, out):
-    """Put several run folders side by side."""
+def report(runs, out, plots):
+    """Put several run folders side by side (tables, and figures with --plots)."""
     from .runner import report as do_report
 
-    text = do_report(list(runs))
+    text = do_report(list(runs), plots)
     if out:
         out.write_text(text)
     click.echo(text)

@@ -64,6 +64,32 @@ WNLAMPRO_CITATION = """\
   year={2020}
 }"""
 
+WORDPRED_CARD = """\
+Frequency-binned whole-word prediction from Dudy & Bedrick (2020), "Are Some Words Worth More than
+Others?". Config `default`: one row per test line (`words` = its whitespace tokens, punctuation kept,
+case-sensitive; lines under 3 words skipped); every word after the first is a prediction event from
+the words before it on the same line. Each word carries the frequency bin of its rate in the
+frequency source: **high** >= 1000, **mid** 100-999, **low** 10-99 occurrences per 103,227,021 tokens
+(the paper's WikiText-103 train counts), stored as rates per billion so other corpora scale; words in
+no bin (rarer, unseen, or punctuation missing from wordfreq) stay prediction events but count in no bin.
+Config `types`: every target type with its rate, bin, train count, number of events and its 100
+nearest neighbours in a 50-dim word2vec model trained on the train corpus (soft match, section 2.4.2).
+
+**Offline default:** the English Wikipedia sample in gensim's test data (markup removed, one
+Moses-tokenized sentence per line, a seeded 10% of the articles as test) and wordfreq rates, because
+counts from a 0.4M-token corpus cannot fill the low bin once scaled. The paper's recipe:
+`train=hf:Salesforce/wikitext:wikitext-103-raw-v1:train test=hf:Salesforce/wikitext:wikitext-103-raw-v1:test frequencies=train`.
+"""
+
+DUDY_CITATION = """\
+@inproceedings{dudy2020words,
+  title={Are Some Words Worth More than Others?},
+  author={Dudy, Shiran and Bedrick, Steven},
+  booktitle={Proceedings of the First Workshop on Evaluation and Comparison of NLP Systems},
+  pages={131--142},
+  year={2020}
+}"""
+
 REGISTRY: dict[str, Benchmark] = {
     "wnlampro": Benchmark(
         name="wnlampro",
@@ -76,6 +102,18 @@ REGISTRY: dict[str, Benchmark] = {
         license_name="wordnet-3.0",
         license_link="https://wordnet.princeton.edu/license-and-commercial-use",
         tags=("wordbench", "wordnet", "rare-words", "probing"),
+    ),
+    "wordpred": Benchmark(
+        name="wordpred",
+        version="1.0.0",
+        summary="Whole-word next-word prediction by frequency bin: top-1/top-10, type coverage, soft match, word-level perplexity",
+        builder_path="wordbench.builders.wordpred:WordPredBuilder",
+        scorer_path="wordbench.scorers.wordpred:WordPredScorer",
+        card=WORDPRED_CARD,
+        citation=DUDY_CITATION,
+        license="cc-by-sa-3.0",
+        task_categories=("text-generation",),
+        tags=("wordbench", "rare-words", "language-modeling"),
     ),
 }
 

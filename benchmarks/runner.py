@@ -43,6 +43,7 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     scorer.check_model(model)
     data_sig, dataset = load_data(name, data, progress=progress)
     items = select(dataset, config, split, limit)
+    scorer.prepare(dataset)
     settings = {"config": config, "split": split, "limit": limit if limit is not None else "all", **scorer.settings}
     signature = run_signature(data_sig, model.info.tag, settings)
     run = RunFolder.for_run(out, name, model.info.name, signature)
@@ -65,6 +66,7 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
         "model": {"name": model.info.name, "version": model.info.version, "family": model.info.family, "dtype": model.info.dtype},
         "split": split,
         "n": len(records),
+        "options": scorer.options,
         "metrics": scorer.summarize(records),
         "versions": library_versions(),
         "device": str(model.device),
@@ -80,10 +82,16 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     return run
 
 
-def report(run_paths: list[Path]) -> str:
-    """Several runs side by side (grouped by benchmark)."""
+def report(run_paths: list[Path], plots: Path | None = None) -> str:
+    """Several runs side by side (grouped by benchmark); with ``plots``, the comparison figures go there."""
     summaries = [RunFolder(p).summary() for p in run_paths]
     out = []
     for name in dict.fromkeys(s["benchmark"] for s in summaries):
-        out.append(get(name).scorer().report([s for s in summaries if s["benchmark"] == name]))
+        group = [s for s in summaries if s["benchmark"] == name]
+        scorer = get(name).scorer(**group[0].get("options", {}))
+        text = scorer.report(group)
+        if plots is not None:
+            plots.mkdir(parents=True, exist_ok=True)
+            text += "\n" + "".join(f"![{p}]({(plots / p).resolve()})\n" for p in scorer.compare_plots(group, plots))
+        out.append(text)
     return "\n\n".join(out)

@@ -14,8 +14,15 @@ class Scorer:
     name: ClassVar[str]
     families: ClassVar[tuple[str, ...]] = ("causal", "masked")
     chunk_size: ClassVar[int] = 64  # items scored between two appends to records.jsonl
+    option_names: ClassVar[tuple[str, ...]] = ()  # keyword options the scorer accepts (``--option KEY=VALUE``)
 
     def __init__(self, **options):
+        unknown = sorted(set(options) - set(self.option_names))
+        if unknown:
+            from wordbench.builders.errors import ConfigError
+
+            accepted = ", ".join(self.option_names) or "none"
+            raise ConfigError(f"{self.name} has no scoring option {', '.join(unknown)} (accepted: {accepted})")
         self.options = options
 
     @property
@@ -29,6 +36,9 @@ class Scorer:
                 + (" (no LM head)" if model.family == "encoder" else "")
             )
 
+    def prepare(self, data: dict) -> None:
+        """Read what scoring needs beyond the items (e.g. another config of the dataset); called once per run."""
+
     def score(self, model: ScoringModel, items: list[dict]) -> list[dict]:
         raise NotImplementedError
 
@@ -40,4 +50,8 @@ class Scorer:
         raise NotImplementedError
 
     def plots(self, records: list[dict], summary: dict, folder: Path) -> list[str]:
+        return []
+
+    def compare_plots(self, summaries: list[dict], folder: Path) -> list[str]:
+        """Figures with several runs side by side (``wordbench report --plots``)."""
         return []

@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
+import bz2
 import json
+import re
+from importlib.metadata import version as pkg_version
 from pathlib import Path
 from typing import Iterator
 
 from ..errors import DataFormatError, SourceError
-from .base import offline
+from .base import SourceInfo, cache_dir, offline
 
 
 def iter_corpus_lines(spec: str, text_column: str = "text") -> Iterator[str]:
-    """Yield the lines of a corpus spec (a file, a folder of ``*.txt``/``*.jsonl``, or ``hf:...``)."""
+    """Yield the lines of a corpus spec: a file, a folder of ``*.txt``/``*.jsonl``, ``hf:ID[:CONFIG[:SPLIT]]``,
+    or ``gensim-wiki`` (the offline default, one sentence per line)."""
+    if spec == GENSIM_WIKI:
+        for doc in gensim_wiki_documents():
+            yield from doc
+        return
     if spec.startswith("hf:"):
         yield from _hf_lines(spec[3:], text_column)
         return
     path = Path(spec).expanduser()
     if not path.exists():
-        raise SourceError(f"corpus {spec} does not exist: give a text file, a folder of .txt/.jsonl files or hf:DATASET_ID")
+        raise SourceError(f"corpus {spec} does not exist: give a text file, a folder of .txt/.jsonl files, hf:DATASET_ID or gensim-wiki")
     files = sorted(p for p in path.rglob("*") if p.suffix in (".txt", ".jsonl")) if path.is_dir() else [path]
     if not files:
         raise SourceError(f"corpus folder {spec} holds no .txt or .jsonl files")
@@ -54,3 +62,76 @@ def _hf_lines(spec: str, text_column: str) -> Iterator[str]:
         raise SourceError(f"dataset {dataset_id} has no column '{text_column}' (columns: {', '.join(ds.column_names)})")
     for text in ds[text_column]:
         yield from text.splitlines() or [""]
+
+
+# --- the offline default: gensim's shortened English Wikipedia dump ---------------------------------
+
+GENSIM_WIKI = "gensim-wiki"
+_WIKI_FILE = "enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2"
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(]?[A-Z])")
+_SKIP_LINE = tuple("=*#|{}!:;<")
+
+
+def gensim_wiki_info() -> SourceInfo:
+    return SourceInfo("corpus", "English Wikipedia sample shipped in gensim's test data (wiki markup removed, one "
+                      "Moses-tokenized sentence per line)", f"gensim-wiki-{pkg_version('gensim')}", _WIKI_FILE)
+
+
+def gensim_wiki_documents() -> list[list[str]]:
+    """Articles of the shortened Wikipedia dump in gensim's test data, as lists of tokenized sentences.
+
+    Markup is removed with gensim's own ``filter_wiki``; headings, lists and tables are dropped;
+    sentences are split at . ! ? before a capital and tokenized WikiText-style (Moses, no escaping).
+    The result is cached as jsonl under the wordbench cache.
+    """
+    cached = cache_dir("corpora") / f"{gensim_wiki_info().version}.jsonl"
+    if cached.exists():
+        with open(cached, encoding="utf-8") as f:
+            return [json.loads(line) for line in f]
+    try:
+        import gensim
+        from gensim.corpora.wikicorpus import extract_pages, filter_wiki
+    except ImportError as exc:
+        raise SourceError("the offline corpus needs gensim: pip install gensim") from exc
+    dump = Path(gensim.__file__).parent / "test" / "test_data" / _WIKI_FILE
+    if not dump.exists():
+        raise SourceError(f"gensim {pkg_version('gensim')} does not ship {_WIKI_FILE}: give a corpus (file, folder or hf:ID)")
+    from sacremoses import MosesTokenizer
+
+    moses = MosesTokenizer(lang="en")
+    docs = []
+    with bz2.BZ2File(dump) as raw:
+        for _title, text, _pageid in extract_pages(raw):
+            sentences = []
+            for para in filter_wiki(text).replace("'''", "").replace("''", "").splitlines():
+                para = " ".join(para.split())
+                if not para or para.startswith(_SKIP_LINE) or para.upper().startswith("#REDIRECT"):
+                    continue
+                for sent in _SENTENCE_END.split(para):
+                    tokens = moses.tokenize(sent, escape=False, return_str=True)
+                    if len(tokens.split()) >= 3:
+                        sentences.append(tokens)
+            if sentences:
+                docs.append(sentences)
+    tmp = cached.with_suffix(".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        for doc in docs:
+            f.write(json.dumps(doc, ensure_ascii=False) + "\n")
+    tmp.replace(cached)
+    return docs
+
+
+def iter_corpus_documents(spec: str, text_column: str = "text") -> Iterator[list[str]]:
+    """Documents of a corpus: gensim-wiki articles, else runs of non-empty lines between blank lines."""
+    if spec == GENSIM_WIKI:
+        yield from gensim_wiki_documents()
+        return
+    doc: list[str] = []
+    for line in iter_corpus_lines(spec, text_column):
+        if line.strip():
+            doc.append(line)
+        elif doc:
+            yield doc
+            doc = []
+    if doc:
+        yield doc

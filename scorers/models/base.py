@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
 import torch
 
-from ..wholeword import WordVocabulary, word_vocabulary
+from .. import wholeword
+from ..wholeword import WordPrediction, WordVocabulary, word_vocabulary
 from .batching import BatchSizer
 
 POOLS = ("first", "last", "mean", "max")
@@ -143,6 +145,76 @@ class ScoringModel:
         values, ids = values.cpu().numpy(), ids.cpu().numpy()
         keep = np.isfinite(values)
         return [(i[m], v[m]) for i, v, m in zip(ids, values, keep)]
+
+    # --- whole words (Dudy & Bedrick 2020) ------------------------------------------------------
+    def word_tokens(self, words: Sequence[str]) -> tuple[list[int], list[int], list[int]]:
+        """Encode ``" ".join(words)``: (token ids without special tokens, first token index of each word, end).
+
+        Raises ``ModelError`` when a token crosses a space, which would leave no word-aligned context.
+        """
+        from .load import ModelError
+
+        text = " ".join(words)
+        enc = ScoringModel.encode(self, text)  # no special tokens
+        starts, pos, cursor = [], 0, 0
+        for w in words:
+            start = text.index(w, cursor)
+            cursor = start + len(w)
+            edge = start - 1 if starts else start  # the space before a word may belong to its first token ("Ġdog")
+            while pos < len(enc.ids) and enc.offsets[pos][1] <= edge:
+                pos += 1
+            if pos == len(enc.ids) or (starts and enc.offsets[pos][0] < start - 1):
+                raise ModelError(f"{self.info.name}: a token crosses the space before {w!r}; whole-word prediction needs word-aligned tokens")
+            starts.append(pos)
+        return enc.ids, starts, len(enc.ids)
+
+    def _word_steps(self, lines: Sequence[Sequence[str]]) -> "wholeword.WordSteps":
+        raise NotImplementedError(f"{self.family} models make no word predictions")
+
+    def _check_word_markers(self) -> WordVocabulary:
+        from .load import ModelError
+
+        vocab = self.words
+        if not vocab.boundary.any():
+            raise ModelError(f"{self.info.name}: its tokenizer marks no word starts (no Ġ/▁ prefixes, no ## pieces), so whole words cannot be decoded")
+        return vocab
+
+    def predict_words(self, lines: Sequence[Sequence[str]], events: Sequence[tuple[int, int]], search: bool = True) -> list[WordPrediction]:
+        """Whole-word predictions of ``lines[l][i]`` from ``lines[l][:i]`` for each event ``(l, i)``, i >= 1.
+
+        Lines go through the model in length-sorted batches; see ``wholeword.predict_words``.
+        """
+        vocab = self._check_word_markers()
+        by_line: dict[int, list[int]] = {}
+        for e, (line, i) in enumerate(events):
+            if i < 1 or i >= len(lines[line]):
+                raise ValueError(f"event {(line, i)}: a word index must be >= 1 and inside the line")
+            by_line.setdefault(line, []).append(e)
+        order = sorted(by_line)
+        decode = functools.partial(self.tokenizer.decode, skip_special_tokens=False, clean_up_tokenization_spaces=False)
+
+        def run(batch):
+            steps = self._word_steps([lines[l] for l in batch])
+            local = [(b, events[e][1], lines[l][events[e][1]]) for b, l in enumerate(batch) for e in by_line[l]]
+            preds = iter(wholeword.predict_words(steps, decode, vocab, local, search))
+            return [[next(preds) for _ in by_line[l]] for l in batch]
+
+        per_line = self.batched(order, [sum(len(w) for w in lines[l]) for l in order], run, "whole words")
+        out: list = [None] * len(events)
+        for l, preds in zip(order, per_line):
+            for e, p in zip(by_line[l], preds):
+                out[e] = p
+        return out
+
+    def word_logprobs(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """Whole-word log-prob of ``word`` after ``context`` (words split on whitespace), P(word ends) included."""
+        lines = [context.split() + [word] for context, word in pairs]
+        if any(len(l) < 2 for l in lines):
+            raise ValueError("word_logprobs needs a non-empty context")
+        return [p.word_lp for p in self.predict_words(lines, [(n, len(l) - 1) for n, l in enumerate(lines)], search=False)]
+
+    def word_logprob(self, context: str, word: str) -> float:
+        return self.word_logprobs([(context, word)])[0]
 
     # --- hidden states (all families) -----------------------------------------------------------
     def hidden_states(self, texts: Sequence[str], char_spans: Sequence[tuple[int, int]], pool: str = "last") -> np.ndarray:

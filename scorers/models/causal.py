@@ -63,3 +63,79 @@ class CausalLM(ScoringModel):
         return [
             TokenScores(self.tokenizer.convert_ids_to_tokens(p[3]), p[2], s) for p, s in zip(prepared, scores)
         ]
+
+    def _word_steps(self, lines):
+        return _CausalLineSteps(self, lines)
+
+
+class _CausalLineSteps:
+    """Whole-word steps over a batch of lines: one teacher-forced pass with the KV cache kept.
+
+    A prefix that follows the line's own tokens is read from that pass; any other prefix (a greedy
+    or searched path off the line) continues from the cached keys and values of the line's context,
+    so only the path's own tokens go through the model again.
+    """
+
+    CONTINUE_BATCH = 64
+
+    def __init__(self, model: CausalLM, lines):
+        from ..wholeword import summarize_steps
+
+        self.model = model
+        vocab = model.words
+        self.vocab_tensors = (torch.as_tensor(vocab.boundary, device=model.device), torch.as_tensor(vocab.ends, device=model.device))
+        bos = [model.bos_id] if model.bos_id is not None else []
+        if not bos:
+            raise ValueError("this tokenizer has no BOS or EOS token: the first word has no context to predict from")
+        self.ids, self.starts = [], []
+        for words in lines:
+            ids, starts, end = model.word_tokens(words)
+            self.ids.append(bos + ids)
+            self.starts.append([s + 1 for s in starts] + [end + 1])
+        ids, mask = model.pad(self.ids)
+        out = model.model(input_ids=ids, attention_mask=mask, use_cache=True)
+        self.kv = [(layer.keys, layer.values) for layer in out.past_key_values.layers]
+        self.table = []
+        for row, seq in enumerate(self.ids):
+            logprobs = torch.log_softmax(out.logits[row, : len(seq)].float(), -1)
+            self.table.append(summarize_steps(logprobs, self.vocab_tensors, seq[1:] + [-1]))
+
+    def actual(self, line: int, word: int) -> list[int]:
+        return self.ids[line][self.starts[line][word] : self.starts[line][word + 1]]
+
+    def steps(self, requests):
+        out = [None] * len(requests)
+        off_line = []
+        for n, (line, word, path) in enumerate(requests):
+            start = self.starts[line][word]
+            if list(path) == self.ids[line][start : start + len(path)]:
+                out[n] = self.table[line][start + len(path) - 1]
+            else:
+                off_line.append(n)
+        for i in range(0, len(off_line), self.CONTINUE_BATCH):
+            chunk = off_line[i : i + self.CONTINUE_BATCH]
+            for n, step in zip(chunk, self._continue([requests[n] for n in chunk])):
+                out[n] = step
+        return out
+
+    def _continue(self, requests):
+        """Steps after context + path for paths off the line, from the cached context keys/values."""
+        from transformers import DynamicCache
+
+        from ..wholeword import summarize_steps
+
+        device = self.model.device
+        rows = torch.tensor([line for line, _, _ in requests], device=device)
+        context = [self.starts[line][word] for line, word, _ in requests]
+        width = max(context)
+        cache = DynamicCache(ddp_cache_data=[(k[rows, :, :width], v[rows, :, :width]) for k, v in self.kv])
+        paths = [list(p) for _, _, p in requests]
+        ids, path_mask = self.model.pad(paths)
+        context_mask = (torch.arange(width, device=device)[None, :] < torch.tensor(context, device=device)[:, None]).long()
+        positions = torch.tensor(context, device=device)[:, None] + torch.arange(ids.shape[1], device=device)[None, :]
+        logits = self.model.model(
+            input_ids=ids, attention_mask=torch.cat([context_mask, path_mask], 1), position_ids=positions, past_key_values=cache, use_cache=True
+        ).logits
+        last = torch.tensor([len(p) - 1 for p in paths], device=device)
+        logprobs = torch.log_softmax(logits[torch.arange(len(paths), device=device), last].float(), -1)
+        return summarize_steps(logprobs, self.vocab_tensors)

@@ -40,6 +40,9 @@ class MaskedLM(EncoderModel):
         rights = right_contexts or [None] * len(contexts)
         return [self._blank(c, r) for c, r in zip(contexts, rights)]
 
+    def _word_steps(self, lines):
+        return _MaskedLineSteps(self, lines)
+
     def sequence_logprobs(self, items: Sequence[str | tuple[str, str]]) -> list[TokenScores]:
         """Pseudo-log-likelihood (Salazar et al. 2020): each token scored with itself masked."""
         mask_id = self.tokenizer.mask_token_id
@@ -72,3 +75,38 @@ class MaskedLM(EncoderModel):
             )
             cursor += len(scored)
         return out
+
+
+class _MaskedLineSteps:
+    """Whole-word steps for a masked LM: ``[CLS] context path [MASK] [SEP]`` per prefix (footnote 9)."""
+
+    def __init__(self, model: MaskedLM, lines):
+        self.model = model
+        vocab = model.words
+        self.vocab_tensors = (torch.as_tensor(vocab.boundary, device=model.device), torch.as_tensor(vocab.ends, device=model.device))
+        self.ids, self.starts = [], []
+        for words in lines:
+            ids, starts, end = model.word_tokens(words)
+            self.ids.append(ids)
+            self.starts.append(starts + [end])
+
+    def actual(self, line: int, word: int) -> list[int]:
+        return self.ids[line][self.starts[line][word] : self.starts[line][word + 1]]
+
+    def steps(self, requests):
+        from ..wholeword import summarize_steps
+
+        tok = self.model.tokenizer
+        items = []
+        for line, word, path in requests:
+            ids = [tok.cls_token_id] + self.ids[line][: self.starts[line][word]] + list(path) + [tok.mask_token_id, tok.sep_token_id]
+            ids = [i for i in ids if i is not None]
+            own = self.actual(line, word)
+            target = own[len(path)] if len(path) < len(own) and list(path) == own[: len(path)] else -1
+            items.append((ids, len(ids) - 2 if tok.sep_token_id is not None else len(ids) - 1, target))
+
+        def run(batch):
+            lp = self.model._position_logprobs(batch)
+            return summarize_steps(lp, self.vocab_tensors, [b[2] for b in batch])
+
+        return self.model.sizer.run(items, [len(i[0]) for i in items], run)

@@ -1,0 +1,212 @@
+"""Frequency-binned whole-word prediction (Dudy & Bedrick 2020, "Are Some Words Worth More than Others?").
+
+Each item is one test line; every word after the first is a prediction event whose target carries a
+frequency bin from the train corpus: high >= 1000, mid 100-999, low 10-99 occurrences in the paper's
+WikiText-103 train split (103,227,021 tokens). Bins are stored as rates per billion tokens, so a
+different corpus scales. The ``types`` config lists each target type with its counts, bin and its
+100 nearest word2vec neighbours (50-dim, trained on the train corpus) for the soft-match metric.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from collections import Counter
+from dataclasses import dataclass
+
+import datasets
+import numpy as np
+
+from .base import Builder
+from .errors import ConfigError, SourceError
+from .sources.base import SourceInfo, sha8
+from .sources.corpora import GENSIM_WIKI, gensim_wiki_info, iter_corpus_documents, iter_corpus_lines
+from .sources.frequencies import PER_BILLION, Frequencies, bin_of, corpus_frequencies, load_frequencies
+
+BINS = ("high", "mid", "low")
+WIKITEXT103_TRAIN_TOKENS = 103_227_021
+NEIGHBOURS = 100  # stored per type; soft match reads the first k
+
+FEATURES = datasets.Features(
+    {
+        "id": datasets.Value("string"),
+        "text": datasets.Value("string"),
+        "words": datasets.Sequence(datasets.Value("string")),
+        "bins": datasets.Sequence(datasets.Value("string")),  # "" = in no bin
+        "rates": datasets.Sequence(datasets.Value("float64")),
+    }
+)
+TYPE_FEATURES = datasets.Features(
+    {
+        "id": datasets.Value("string"),
+        "word": datasets.Value("string"),
+        "bin": datasets.Value("string"),
+        "rate": datasets.Value("float64"),
+        "train_count": datasets.Value("int64"),
+        "events": datasets.Value("int64"),
+        "neighbours": datasets.Sequence(datasets.Value("string")),
+    }
+)
+
+
+@dataclass
+class Config:
+    train: str = GENSIM_WIKI  # corpus for word2vec and train counts: file, folder, hf:ID:CONFIG:SPLIT or gensim-wiki
+    test: str = GENSIM_WIKI  # test lines; the same spec as train means a seeded split by document
+    text_column: str = "text"
+    test_fraction: float = 0.1  # share of documents held out when train == test
+    frequencies: str = "wordfreq"  # "train" = counts of the train corpus (the paper), or wordfreq / a corpus spec
+    reference_tokens: int = WIKITEXT103_TRAIN_TOKENS  # the bin thresholds below are counts in a corpus this size
+    high: int = 1000
+    mid: int = 100
+    low: int = 10
+    min_words: int = 3  # shorter lines are skipped
+    max_lines: int | None = None  # keep a seeded sample of this many test lines
+    w2v_dim: int = 50
+    w2v_window: int = 5
+    w2v_min_count: int = 5
+    w2v_epochs: int = 5
+    seed: int = 0
+
+
+def bin_edges(config: Config) -> tuple[float, float, float]:
+    """(low, mid, high) lower edges as rates per billion tokens."""
+    scale = PER_BILLION / config.reference_tokens
+    return config.low * scale, config.mid * scale, config.high * scale
+
+
+def _rank(seed: int, key: str) -> str:
+    return hashlib.sha256(f"{seed}:{key}".encode()).hexdigest()
+
+
+class WordPredBuilder(Builder):
+    name = "wordpred"
+    version = "1.0.0"
+    Config = Config
+    configs = ("default", "types")
+
+    def _corpora(self, config: Config) -> tuple[list[str], list[str]]:
+        """(train lines, test lines); a document-level seeded split when both specs are equal."""
+        if not 0 < config.test_fraction < 1:
+            raise ConfigError("test_fraction must be between 0 and 1")
+        if config.train == config.test:
+            docs = list(iter_corpus_documents(config.train, config.text_column))
+            if len(docs) < 2:
+                raise SourceError(f"corpus {config.train} has {len(docs)} document(s): a train/test split needs at least 2")
+            order = sorted(range(len(docs)), key=lambda d: _rank(config.seed, f"doc{d}"))
+            n_test = max(1, round(len(docs) * config.test_fraction))
+            test_ids = set(order[:n_test])
+            train = [line for d, doc in enumerate(docs) if d not in test_ids for line in doc]
+            test = [line for d in sorted(test_ids) for line in docs[d]]
+        else:
+            train = list(iter_corpus_lines(config.train, config.text_column))
+            test = list(iter_corpus_lines(config.test, config.text_column))
+        return train, test
+
+    def _frequencies(self, config: Config, train: list[str]) -> Frequencies:
+        if config.frequencies == "train":
+            return corpus_frequencies(train, f"train counts of {config.train}", lowercase=False, whitespace=True)
+        return load_frequencies(config.frequencies)
+
+    def sources(self, config: Config) -> list[SourceInfo]:
+        out = []
+        for role, spec in (("train", config.train), ("test", config.test)):
+            if spec == GENSIM_WIKI:
+                info = gensim_wiki_info()
+                out.append(SourceInfo("corpus", f"{role}: {info.name}", info.version, info.detail))
+            else:
+                out.append(SourceInfo("corpus", f"{role}: {spec}", spec, f"text column '{config.text_column}'"))
+        if config.frequencies != "train":
+            out.append(load_frequencies(config.frequencies).info)
+        try:
+            from importlib.metadata import version
+
+            out.append(SourceInfo("w2v", "gensim word2vec", f"gensim-{version('gensim')}", f"{config.w2v_dim}-dim, trained on the train corpus"))
+        except Exception as exc:  # noqa: BLE001
+            raise SourceError("soft match needs gensim: pip install gensim") from exc
+        return out
+
+    def build(self, config: Config, progress: bool = False) -> dict[str, datasets.DatasetDict]:
+        train, test = self._corpora(config)
+        freqs = self._frequencies(config, train)
+        train_counts = Counter(w for line in train for w in line.split())
+        if not train_counts:
+            raise SourceError(f"train corpus {config.train} has no words")
+        lines = [line.split() for line in test]
+        lines = [words for words in lines if len(words) >= config.min_words]
+        if not lines:
+            raise SourceError(f"test corpus {config.test} has no line of {config.min_words}+ words")
+        if config.max_lines is not None and config.max_lines < len(lines):
+            keep = sorted(range(len(lines)), key=lambda i: _rank(config.seed, f"line{i}"))[: config.max_lines]
+            lines = [lines[i] for i in sorted(keep)]
+
+        edges = bin_edges(config)
+        cache: dict[str, tuple[float, str]] = {}
+
+        def rate_bin(word: str) -> tuple[float, str]:
+            if word not in cache:
+                rate = freqs.rate(word) or (0.0 if freqs.counts else freqs.rate(word.lower()))  # wordfreq is case-folded
+                cache[word] = (rate, bin_of(rate, edges, ("low", "mid", "high")) or "")
+            return cache[word]
+
+        rows = []
+        events: Counter[str] = Counter()
+        for n, words in enumerate(lines):
+            info = [rate_bin(w) for w in words]
+            rows.append({"id": f"line-{n:06d}", "text": " ".join(words), "words": words,
+                         "bins": [b for _, b in info], "rates": [r for r, _ in info]})
+            events.update(words[1:])
+
+        neighbours = self._neighbours(config, train, sorted(events), progress)
+        types = [
+            {"id": f"type-{i:06d}", "word": w, "bin": rate_bin(w)[1], "rate": rate_bin(w)[0], "train_count": train_counts.get(w, 0),
+             "events": events[w], "neighbours": neighbours.get(w, [])}
+            for i, w in enumerate(sorted(events))
+        ]
+        return {
+            "default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)}),
+            "types": datasets.DatasetDict({"test": datasets.Dataset.from_list(types, features=TYPE_FEATURES)}),
+        }
+
+    def _neighbours(self, config: Config, train: list[str], words: list[str], progress: bool) -> dict[str, list[str]]:
+        """The 100 nearest word2vec neighbours (cosine) of each test type in the model's vocabulary."""
+        try:
+            from gensim.models import Word2Vec
+        except ImportError as exc:
+            raise SourceError("soft match needs gensim: pip install gensim") from exc
+        sentences = [line.split() for line in train if line.strip()]
+        # One worker and a stable hash make the vectors reproducible (gensim seeds them with hash()).
+        w2v = Word2Vec(sentences, vector_size=config.w2v_dim, window=config.w2v_window, min_count=config.w2v_min_count,
+                       epochs=config.w2v_epochs, seed=config.seed, workers=1, hashfxn=lambda s: zlib.crc32(s.encode()))
+        kv = w2v.wv
+        vectors = kv.get_normed_vectors()
+        known = [w for w in words if w in kv.key_to_index]
+        out = {}
+        for start in range(0, len(known), 1024):
+            chunk = known[start : start + 1024]
+            idx = np.array([kv.key_to_index[w] for w in chunk])
+            sims = vectors[idx] @ vectors.T
+            sims[np.arange(len(chunk)), idx] = -np.inf
+            top = np.argpartition(-sims, min(NEIGHBOURS, sims.shape[1] - 1), axis=1)[:, : NEIGHBOURS + 1]
+            for row, w in enumerate(chunk):
+                cand = top[row][np.argsort(-sims[row, top[row]], kind="stable")]
+                out[w] = [kv.index_to_key[j] for j in cand if j != idx[row]][:NEIGHBOURS]
+        return out
+
+    def summary(self, data: dict[str, datasets.DatasetDict]) -> str:
+        rows = data["default"]["test"]
+        types = data["types"]["test"]
+        events = Counter(b for bins in rows["bins"] for b in list(bins)[1:])
+        type_bins = Counter(types["bin"])
+        with_nb = sum(1 for n in types["neighbours"] if len(n))
+        total_events = sum(events.values())
+        lines = [
+            f"{len(rows)} test lines, {total_events} prediction events, {len(types)} target types "
+            f"({with_nb} with word2vec neighbours).",
+            "",
+            "| bin | events | types |",
+            "|---|---|---|",
+        ]
+        for b in (*BINS, ""):
+            lines.append(f"| {b or 'none'} | {events.get(b, 0)} | {type_bins.get(b, 0)} |")
+        return "\n".join(lines)

@@ -1,0 +1,256 @@
+"""Whole-word prediction scorer (Dudy & Bedrick 2020): top-1/top-10, type coverage, soft match, perplexity.
+
+Every word after the first of a line is predicted from the words before it (Algorithm 1: greedy whole
+word; Algorithm 2: a top-10 path of subtokens spelling the target). ``model.predict_words`` does this
+for a batch of lines from one teacher-forced pass, continuing off-line paths from the KV cache.
+``predict_words_naive`` is the paper's algorithm as published (a full pass per prefix), kept as the
+reference that perf/wordpred.py and the tests compare against.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from .base import Scorer
+from .wholeword import GREEDY_DEPTH, SEARCH_DEPTH, TOP, WordPrediction
+
+BINS = ("high", "mid", "low")
+SOFT_K = (3, 5, 10, 25, 50, 100)
+MISS_PENALTY = 100.0  # the seed's -ln p for a missed word (--dudy2020 perplexity)
+
+
+class WordPredScorer(Scorer):
+    name = "wordpred"
+    families = ("causal", "masked")
+    chunk_size = 32  # lines between two appends to records.jsonl
+    option_names = ("dudy2020",)
+
+    def __init__(self, dudy2020: bool = False):
+        super().__init__(dudy2020=bool(dudy2020))
+        self.dudy2020 = bool(dudy2020)
+        self.neighbours: dict[str, list[str]] = {}
+
+    @property
+    def settings(self) -> dict[str, object]:
+        return {"top": TOP, "greedy_depth": GREEDY_DEPTH, "search_depth": SEARCH_DEPTH, "dudy2020": self.dudy2020}
+
+    def prepare(self, data: dict) -> None:
+        """Read the word2vec neighbours of the ``types`` config (soft match)."""
+        if "types" in data:
+            types = data["types"]["test"]
+            self.neighbours = dict(zip(types["word"], (list(n) for n in types["neighbours"])))
+
+    def score(self, model, items: list[dict]) -> list[dict]:
+        lines = [list(item["words"]) for item in items]
+        events = [(n, i) for n, words in enumerate(lines) for i in range(1, len(words))]
+        preds = iter(model.predict_words(lines, events))
+        records = []
+        for item, words in zip(items, lines):
+            p: list[WordPrediction] = [next(preds) for _ in words[1:]]
+            targets = words[1:]
+            records.append(
+                {
+                    "id": item["id"],
+                    "targets": targets,
+                    "bins": list(item["bins"])[1:],
+                    "pred": [x.greedy for x in p],
+                    "hit1": [int(x.hit1) for x in p],
+                    "hit10": [int(x.hit10) for x in p],
+                    "greedy_lp": [round(x.greedy_lp, 5) for x in p],
+                    "word_lp": [round(x.word_lp, 5) for x in p],
+                    "tokens": [x.tokens for x in p],
+                    "soft_rank": [None if x.hit1 else self._soft_rank(t, x.greedy) for t, x in zip(targets, p)],
+                }
+            )
+        return records
+
+    def _soft_rank(self, target: str, predicted: str) -> int | None:
+        """1-based rank of the predicted word among the target's word2vec neighbours (None if absent)."""
+        try:
+            return self.neighbours.get(target, []).index(predicted) + 1
+        except ValueError:
+            return None
+
+    def summarize(self, records: list[dict]) -> dict:
+        events = [(t, b, h1, h10, lp, glp, sr) for r in records
+                  for t, b, h1, h10, lp, glp, sr in zip(r["targets"], r["bins"], r["hit1"], r["hit10"], r["word_lp"], r["greedy_lp"], r["soft_rank"])]
+        n = len(events)
+        if n == 0:
+            return {"events": 0}
+        pct = lambda a, b: round(100.0 * a / b, 2) if b else None  # noqa: E731
+        type_bin = {t: b for t, b, *_ in events}
+        covered1, covered10 = {t for t, _, h1, *_ in events if h1}, {t for t, _, _, h10, *_ in events if h10}
+        binned = [t for t, b in type_bin.items() if b in BINS]
+        t_den = [t for t in binned if type_bin[t] in ("high", "mid")] if self.dudy2020 else binned
+        metrics = {
+            "events": n,
+            "top1": pct(sum(e[2] for e in events), n),
+            "top10": pct(sum(e[3] for e in events), n),
+            "T1": pct(sum(t in covered1 for t in binned), len(t_den)),
+            "T10": pct(sum(t in covered10 for t in binned), len(t_den)),
+            "binned_types": len(binned),
+        }
+        if self.dudy2020:
+            metrics["ppx"] = round(float(np.mean([-e[5] if e[2] else MISS_PENALTY for e in events])), 3)
+            metrics["ppx_definition"] = "mean -ln p of top-1 hits, +100 per miss, not exponentiated (the seed's)"
+        else:
+            metrics["ppx"] = round(math.exp(-float(np.mean([e[4] for e in events]))), 3)
+            metrics["ppx_definition"] = "exp of the mean negative whole-word log-prob, word-boundary probability included"
+        metrics["bins"] = {}
+        for b in BINS:
+            ev = [e for e in events if e[1] == b]
+            types = [t for t in binned if type_bin[t] == b]
+            metrics["bins"][b] = {
+                "events": len(ev),
+                "token_top1": pct(sum(e[2] for e in ev), len(ev)),
+                "token_top10": pct(sum(e[3] for e in ev), len(ev)),
+                "types": len(types),
+                "type_top1": pct(sum(t in covered1 for t in types), len(types)),
+                "type_top10": pct(sum(t in covered10 for t in types), len(types)),
+            }
+        metrics["soft"] = {}
+        for k in SOFT_K:
+            soft_hit = [e[2] or (e[6] is not None and e[6] <= k) for e in events]
+            soft_types = {e[0] for e, h in zip(events, soft_hit) if h}
+            metrics["soft"][str(k)] = {"top1": pct(sum(soft_hit), n), "T1": pct(sum(t in soft_types for t in binned), len(t_den))}
+        metrics["soft_match_available"] = any(e[6] is not None for e in events) or bool(self.neighbours)
+        return metrics
+
+    def report(self, summaries: list[dict]) -> str:
+        lines = ["## Whole-word prediction (Table 1)", "", "| model | top1 (top10) | T1 (T10) | ppx | events |", "|---|---|---|---|---|"]
+        for s in summaries:
+            m = s["metrics"]
+            lines.append(f"| {s['model']['name']} | {_f(m.get('top1'))} ({_f(m.get('top10'))}) | {_f(m.get('T1'))} ({_f(m.get('T10'))}) | {_f(m.get('ppx'))} | {m.get('events', 0)} |")
+        if summaries:
+            lines += ["", f"ppx: {summaries[0]['metrics'].get('ppx_definition', '')}. T: % of binned target types predicted at least once."]
+        lines += ["", "## Coverage by frequency bin (Figures 1-2)", "",
+                  "| model | bin | events | token top1 | token top10 | types | type top1 | type top10 |", "|---|---|---|---|---|---|---|---|"]
+        for s in summaries:
+            for b in BINS:
+                c = s["metrics"].get("bins", {}).get(b, {})
+                lines.append(f"| {s['model']['name']} | {b} | {c.get('events', 0)} | {_f(c.get('token_top1'))} | {_f(c.get('token_top10'))} | "
+                             f"{c.get('types', 0)} | {_f(c.get('type_top1'))} | {_f(c.get('type_top10'))} |")
+        lines += ["", "## Soft match: a top-1 miss counts when the prediction is among the target's k nearest word2vec neighbours (Figure 3)", "",
+                  "| model | " + " | ".join(f"k={k}" for k in SOFT_K) + " |", "|---|" + "---|" * len(SOFT_K)]
+        for s in summaries:
+            soft = s["metrics"].get("soft", {})
+            lines.append(f"| {s['model']['name']} | " + " | ".join(f"{_f(soft.get(str(k), {}).get('top1'))} / {_f(soft.get(str(k), {}).get('T1'))}" for k in SOFT_K) + " |")
+        lines += ["", "Cells: top1 / T1 with soft hits.", ""]
+        lines += [f"`{s['signature']}`" for s in summaries]
+        return "\n".join(lines) + "\n"
+
+    def plots(self, records: list[dict], summary: dict, folder: Path) -> list[str]:
+        return self.compare_plots([summary], folder)
+
+    def compare_plots(self, summaries: list[dict], folder: Path) -> list[str]:
+        """Figures 1-3 of the paper, one bar group or curve per run."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        names = []
+        width = 0.8 / max(1, len(summaries))
+        for fname, key, title in (("type_coverage_by_bin.png", "type", "Type coverage by frequency bin (Figure 1)"),
+                                  ("token_coverage_by_bin.png", "token", "Token coverage by frequency bin (Figure 2)")):
+            fig, ax = plt.subplots(figsize=(7, 4))
+            for i, s in enumerate(summaries):
+                bins = s["metrics"].get("bins", {})
+                for j, k in enumerate(("top1", "top10")):
+                    values = [bins.get(b, {}).get(f"{key}_{k}") or 0.0 for b in BINS]
+                    ax.bar(np.arange(len(BINS)) + (i - (len(summaries) - 1) / 2) * width, values, width * (0.9 if k == "top10" else 0.5),
+                           alpha=0.4 if k == "top10" else 1.0, color=f"C{i}", label=f"{s['model']['name']} {k}")
+            ax.set_xticks(np.arange(len(BINS)), BINS)
+            ax.set_ylabel("% covered")
+            ax.set_title(title)
+            ax.legend(fontsize=7)
+            fig.tight_layout()
+            fig.savefig(folder / fname, dpi=120)
+            plt.close(fig)
+            names.append(fname)
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for i, s in enumerate(summaries):
+            soft = s["metrics"].get("soft", {})
+            ax.plot(SOFT_K, [soft.get(str(k), {}).get("top1") or 0.0 for k in SOFT_K], "o-", color=f"C{i}", label=f"{s['model']['name']} top1")
+            ax.plot(SOFT_K, [soft.get(str(k), {}).get("T1") or 0.0 for k in SOFT_K], "s--", color=f"C{i}", label=f"{s['model']['name']} T1")
+        ax.set_xscale("log")
+        ax.set_xticks(SOFT_K, [str(k) for k in SOFT_K])
+        ax.set_xlabel("k nearest word2vec neighbours")
+        ax.set_ylabel("% with soft hits")
+        ax.set_title("Soft match (Figure 3)")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(folder / "soft_match.png", dpi=120)
+        plt.close(fig)
+        names.append("soft_match.png")
+        return names
+
+
+def _f(value) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, int]], counter: list[int] | None = None) -> list[WordPrediction]:
+    """The paper's algorithms as published, for causal models: a full forward pass per prefix, one at a time.
+
+    Same decisions as ``model.predict_words`` (first subtoken among word starts, stop when the argmax
+    ends the word, top-10 paths pruned to prefixes of the target); ``counter[0]`` accumulates the
+    number of tokens fed to the model.
+    """
+    import torch
+
+    vocab = model.words
+    boundary = torch.as_tensor(vocab.boundary)
+    decode = lambda ids: model.tokenizer.decode(ids, skip_special_tokens=False, clean_up_tokenization_spaces=False).strip()  # noqa: E731
+    counter = counter if counter is not None else [0]
+
+    def last_logprobs(ids):
+        counter[0] += len(ids)
+        with torch.inference_mode():
+            logits = model.model(input_ids=torch.tensor([ids], device=model.device)).logits[0, -1].float()
+        return torch.log_softmax(logits, -1).cpu()
+
+    out = []
+    for line, i in events:
+        words, target = lines[line], lines[line][i]
+        context = model.encode(" ".join(words[:i])).ids
+        full = model.encode(" ".join(words[: i + 1])).ids
+        own = full[len(context):]
+        first = last_logprobs(context)
+        start = first.masked_fill(~boundary[: first.shape[0]], float("-inf"))
+        path, lp = [int(start.argmax())], float(start.max())
+        while len(path) < GREEDY_DEPTH:
+            nxt = last_logprobs(context + path)
+            tok = int(nxt.argmax())
+            if tok >= len(vocab.ends) or vocab.ends[tok]:
+                break
+            path, lp = path + [tok], lp + float(nxt[tok])
+        greedy = decode(path)
+        hit10 = greedy == target
+        frontier = [(int(t),) for t in start.topk(TOP).indices]
+        depth = 1
+        while frontier and not hit10:
+            grow = []
+            for p in frontier:
+                text = decode(list(p))
+                if text == target:
+                    hit10 = True
+                    break
+                if depth < SEARCH_DEPTH and target.startswith(text.rstrip("\ufffd")):
+                    grow.append(p)
+            if hit10:
+                break
+            frontier = [p + (int(t),) for p in grow for t in last_logprobs(context + list(p)).topk(TOP).indices]
+            depth += 1
+        counter[0] += len(full)
+        with torch.inference_mode():
+            tf = torch.log_softmax(model.model(input_ids=torch.tensor([full], device=model.device)).logits[0].float(), -1).cpu()
+        word_lp = sum(float(tf[len(context) + j - 1, t]) for j, t in enumerate(own))
+        ends = torch.as_tensor(vocab.ends)[: tf.shape[1]]
+        word_lp += float(torch.logsumexp(tf[-1].masked_fill(~ends, float("-inf")), -1))
+        out.append(WordPrediction(greedy, lp, len(path), greedy == target, hit10, word_lp, len(own)))
+    return out
