@@ -29,8 +29,8 @@ class WordPredScorer(Scorer):
     chunk_size = 32  # lines between two appends to records.jsonl
     option_names = ("dudy2020",)
 
-    def __init__(self, dudy2020: bool = False):
-        super().__init__(dudy2020=bool(dudy2020))
+    def __init__(self, dudy2020: bool = False, **options):
+        super().__init__(dudy2020=bool(dudy2020), **options)
         self.dudy2020 = bool(dudy2020)
         self.neighbours: dict[str, list[str]] = {}
 

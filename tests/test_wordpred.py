@@ -1,0 +1,211 @@
+import json
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from wordbench.benchmarks.hub import build, load_data
+from wordbench.builders.base import parse_overrides
+from wordbench.builders.errors import SourceError
+from wordbench.builders.wordpred import Config, WordPredBuilder, bin_edges
+from wordbench.scorers.models import ModelError, load_model
+from wordbench.scorers.wordpred import WordPredScorer, predict_words_naive
+
+TRAIN = ["the dog is a kind of animal .", "the cat is an animal too .", "a dog and a cat are pets .", "the tree and the flower grow ."] * 30
+TEST = ["the dog is a pet .", "an oak is a tree and a rose is a flower .", "too short", "", "good is the opposite of bad ."]
+
+
+@pytest.fixture()
+def corpora(tmp_path):
+    (tmp_path / "train.txt").write_text("\n".join(TRAIN) + "\n")
+    (tmp_path / "test.txt").write_text("\n".join(TEST) + "\n")
+    # 120 lines x ~7 words: "the" (150x) is high, "dog" (60x) mid, "tree" (30x) low when 1000/100/10 scale to 1000 tokens.
+    return {"train": str(tmp_path / "train.txt"), "test": str(tmp_path / "test.txt"), "frequencies": "train",
+            "reference_tokens": "1000", "high": "100", "mid": "40", "low": "20", "w2v_min_count": "1"}
+
+
+def _build(corpora, **extra):
+    config = parse_overrides(Config, {**corpora, **extra})
+    return WordPredBuilder().build(config)
+
+
+def test_bins_are_scaled_rates_of_train_counts(corpora):
+    data = _build(corpora)
+    rows = list(data["default"]["test"])
+    assert [r["text"] for r in rows] == [TEST[0], TEST[1], TEST[4]]  # short and empty lines skipped
+    total = sum(len(line.split()) for line in TRAIN)
+    first = dict(zip(rows[0]["words"], rows[0]["bins"]))
+    counts = {w: sum(line.split().count(w) for line in TRAIN) for w in ("the", "dog", "pet", "a")}
+    rate = lambda w: counts[w] * 1e9 / total  # noqa: E731
+    low, mid, high = bin_edges(parse_overrides(Config, corpora))
+    assert (low, mid, high) == pytest.approx((20e6, 40e6, 100e6))
+    for w in ("the", "dog", "a"):
+        want = "high" if rate(w) >= high else "mid" if rate(w) >= mid else "low" if rate(w) >= low else ""
+        assert first[w] == want
+    assert first["pet"] == ""  # unseen in train: an event in no bin
+    assert rows[0]["rates"][0] == pytest.approx(rate("the"))
+    types = {t["word"]: t for t in data["types"]["test"]}
+    assert types["dog"]["train_count"] == counts["dog"] and types["dog"]["events"] == 1
+    assert types["is"]["events"] == 4  # events are positions >= 1 only
+    assert len(types["dog"]["neighbours"]) > 0 and "dog" not in types["dog"]["neighbours"]
+
+
+def test_build_is_deterministic(corpora, tmp_path):
+    a = build("wordpred", corpora, out=tmp_path / "a", progress=False)[0]
+    b = build("wordpred", corpora, out=tmp_path / "b", progress=False)[0]
+    for cfg in ("default", "types"):
+        pa = (a / "data" / cfg / "test-00000-of-00001.parquet").read_bytes()
+        assert pa == (b / "data" / cfg / "test-00000-of-00001.parquet").read_bytes()
+
+
+def test_same_spec_splits_by_document(tmp_path):
+    docs = "\n\n".join(f"doc {d} line one is here .\ndoc {d} line two is here ." for d in range(20))
+    (tmp_path / "c.txt").write_text(docs + "\n")
+    config = parse_overrides(Config, {"train": str(tmp_path / "c.txt"), "test": str(tmp_path / "c.txt"), "frequencies": "train",
+                                      "w2v_min_count": "1", "test_fraction": "0.2"})
+    builder = WordPredBuilder()
+    train, test = builder._corpora(config)
+    assert len(test) == 8 and len(train) == 32
+    assert not set(test) & set(train)
+
+
+def test_bad_corpora_are_clear_errors(corpora, tmp_path):
+    (tmp_path / "short.txt").write_text("a b\n\nc\n")
+    with pytest.raises(SourceError, match="no line of 3"):
+        _build(corpora, test=str(tmp_path / "short.txt"))
+    (tmp_path / "empty.txt").write_text("")
+    with pytest.raises(SourceError, match="no words"):
+        _build(corpora, train=str(tmp_path / "empty.txt"))
+    with pytest.raises(SourceError, match="does not exist"):
+        _build(corpora, test=str(tmp_path / "missing.txt"))
+
+
+# --- model side ---------------------------------------------------------------------------------
+
+LINES = [s.split() for s in ["the dog is a kind of animal .", "a poodle is a dog .", "good is the opposite of bad and hot is not cold ."]]
+EVENTS = [(n, i) for n, words in enumerate(LINES) for i in range(1, len(words))]
+
+
+@pytest.fixture(scope="module")
+def causal(tiny_models):
+    return {name: load_model(str(tiny_models[name]), device="cpu", batch_size=2) for name in ("gpt2", "llama")}
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama"])
+def test_kv_cache_search_equals_published_algorithm(causal, name):
+    model = causal[name]
+    ours = model.predict_words(LINES, EVENTS)
+    naive = predict_words_naive(model, LINES, EVENTS)
+    for a, b in zip(ours, naive):
+        assert (a.greedy, a.hit1, a.hit10, a.greedy_tokens) == (b.greedy, b.hit1, b.hit10, b.greedy_tokens)
+        assert a.word_lp == pytest.approx(b.word_lp, abs=1e-4)
+        assert a.greedy_lp == pytest.approx(b.greedy_lp, abs=1e-4)
+    # A random tiny model leaves the line often: the off-line (KV cache) path was exercised.
+    assert any(not a.hit1 and a.greedy_tokens > 1 for a in ours)
+
+
+def test_batch_size_does_not_change_predictions(causal):
+    model = causal["gpt2"]
+    batched = model.predict_words(LINES, EVENTS)
+    model.sizer.size = 1
+    try:
+        single = model.predict_words(LINES, EVENTS)
+    finally:
+        model.sizer.size = 2
+    assert [(p.greedy, p.hit10) for p in batched] == [(p.greedy, p.hit10) for p in single]
+    np.testing.assert_allclose([p.word_lp for p in batched], [p.word_lp for p in single], atol=1e-5)
+
+
+def test_word_logprob_includes_the_boundary(causal):
+    model = causal["gpt2"]
+    context, word = "the dog is", "a"
+    tokens = model.sequence_logprobs([(context, " " + word)])[0].total
+    after = torch.as_tensor(model.next_token_logprobs([f"{context} {word}"])[0])
+    end = float(torch.logsumexp(after.masked_fill(~torch.as_tensor(model.words.ends), float("-inf")), -1))
+    assert model.word_logprob(context, word) == pytest.approx(tokens + end, abs=1e-4)
+    assert end < 0
+
+
+def test_masked_model_predicts_at_a_mask(tiny_models):
+    model = load_model(str(tiny_models["bert"]), device="cpu", batch_size=4)
+    preds = model.predict_words(LINES, EVENTS)
+    first = model.next_token_logprobs([" ".join(LINES[0][:2])])[0]
+    first[~model.words.boundary] = -np.inf
+    word = model.tokenizer.decode([int(first.argmax())]).strip()
+    assert preds[EVENTS.index((0, 2))].greedy.startswith(word)
+    assert all(p.word_lp < 0 and p.hit10 >= p.hit1 for p in preds)
+
+
+def test_tokenizer_without_word_markers_is_refused(tmp_path):
+    import transformers
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    vocab = {w: i for i, w in enumerate(["<unk>", "<s>", "the", "dog", "is", "a", "."])}
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", bos_token="<s>", eos_token="<s>")
+    transformers.GPT2LMHeadModel(transformers.GPT2Config(vocab_size=7, n_positions=16, n_embd=8, n_layer=1, n_head=1)).save_pretrained(tmp_path)
+    fast.save_pretrained(tmp_path)
+    model = load_model(str(tmp_path), device="cpu")
+    with pytest.raises(ModelError, match="marks no word starts"):
+        model.predict_words([["the", "dog", "is"]], [(0, 1)])
+
+
+# --- metrics ------------------------------------------------------------------------------------
+
+
+def _record(targets, bins, hit1, hit10, word_lp, greedy_lp=None, soft=None, pred=None):
+    n = len(targets)
+    return {"id": "x", "targets": targets, "bins": bins, "hit1": hit1, "hit10": hit10, "word_lp": word_lp,
+            "greedy_lp": greedy_lp or [-1.0] * n, "soft_rank": soft or [None] * n, "pred": pred or ["?"] * n, "tokens": [1] * n}
+
+
+def test_metrics_by_hand():
+    records = [
+        _record(["dog", "cat", "dog", "the", ","], ["mid", "low", "mid", "high", ""], [1, 0, 0, 1, 0], [1, 1, 0, 1, 0],
+                [-1.0, -3.0, -2.0, -0.5, -1.5], greedy_lp=[-0.2, -9, -9, -0.4, -9], soft=[None, 2, 30, None, None]),
+    ]
+    m = WordPredScorer().summarize(records)
+    assert m["events"] == 5 and m["top1"] == 40.0 and m["top10"] == 60.0
+    assert m["T1"] == pytest.approx(100 * 2 / 3, abs=0.01)  # dog, the of {dog, cat, the}
+    assert m["T10"] == 100.0
+    assert m["ppx"] == pytest.approx(math.exp(8.0 / 5), abs=1e-3)
+    assert m["bins"]["mid"] == {"events": 2, "token_top1": 50.0, "token_top10": 50.0, "types": 1, "type_top1": 100.0, "type_top10": 100.0}
+    assert m["soft"]["3"]["top1"] == 60.0 and m["soft"]["25"]["top1"] == 60.0 and m["soft"]["50"]["top1"] == 80.0
+    assert m["soft"]["3"]["T1"] == 100.0
+    seed = WordPredScorer(dudy2020=True).summarize(records)
+    assert seed["ppx"] == pytest.approx((0.2 + 100 + 100 + 0.4 + 100) / 5, abs=1e-3)
+    assert seed["T1"] == 100.0  # 2 covered types over the 2 high+mid types (the seed's denominator)
+
+
+def test_score_cli_end_to_end(corpora, tiny_models, tmp_path):
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks.cli import cli
+
+    folder = tmp_path / "data"
+    sets = [a for k, v in corpora.items() for a in ("--set", f"{k}={v}")]
+    runner = CliRunner()
+    result = runner.invoke(cli, ["build", "wordpred", "--out", str(folder), *sets])
+    assert result.exit_code == 0, result.output
+    args = ["score", "wordpred", "--model", str(tiny_models["gpt2"]), "--data", str(folder), "--out", str(tmp_path / "runs"), "--device", "cpu"]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "top1 (top10)" in result.output
+    run = next((tmp_path / "runs" / "wordpred").glob("*/*"))
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["metrics"]["events"] == sum(len(t.split()) - 1 for t in (TEST[0], TEST[1], TEST[4]))
+    assert set(summary["metrics"]["soft"]) == {"3", "5", "10", "25", "50", "100"}
+    assert {"type_coverage_by_bin.png", "token_coverage_by_bin.png", "soft_match.png"} <= {p.name for p in (run / "plots").iterdir()}
+    again = runner.invoke(cli, args)
+    assert again.exit_code == 0 and json.loads((run / "summary.json").read_text())["items_scored_now"] == 0
+    seed = runner.invoke(cli, args + ["--dudy2020"])
+    assert seed.exit_code == 0, seed.output
+    runs = sorted(p for p in (tmp_path / "runs" / "wordpred").glob("*/*"))
+    assert len(runs) == 2
+    both = runner.invoke(cli, ["report", *map(str, runs), "--plots", str(tmp_path / "cmp")])
+    assert both.exit_code == 0, both.output
+    assert (tmp_path / "cmp" / "soft_match.png").exists()
+    bad = runner.invoke(cli, args + ["--option", "nonsense=1"])
+    assert bad.exit_code != 0 and "no scoring option nonsense" in bad.output
