@@ -90,6 +90,19 @@ DUDY_CITATION = """\
   year={2020}
 }"""
 
+PARAPHRASE_CARD = """\
+Paraphrase triples from Dudy & Bedrick (2020), section 3: (x, x_h, x_a) where x is a noun (its first
+WordNet sense), x_h a single-word hypernym of that sense and x_a a sibling of x_h (a single-word
+hyponym of x_h's own hypernym), e.g. (poodle, dog, cat). **Rare** set: x occurs fewer than 50 times
+per 103,227,021 tokens (the paper's WikiText-103 counts, as rates per billion) while x_h and x_a occur
+at least 100 times; **common** set: all three at least 100 times. Each triple has a carrier sentence
+s(x) where x occurs naturally (a corpus sentence of 5-40 words, else a WordNet usage example) and two
+probes s(x_h), s(x_a) with x replaced (capitalization kept, a/an fixed). A model passes a triple when
+the similarity of s(x_h) to s(x) beats its similarity to s(x_a). Offline default: wordfreq rates and
+the Wikipedia sample shipped in gensim's test data. `paraphrase_rare.txt` / `paraphrase_common.txt`
+hold the triples in the published three-lines-per-triple layout.
+"""
+
 REGISTRY: dict[str, Benchmark] = {
     "wnlampro": Benchmark(
         name="wnlampro",
@@ -114,6 +127,18 @@ REGISTRY: dict[str, Benchmark] = {
         license="cc-by-sa-3.0",
         task_categories=("text-generation",),
         tags=("wordbench", "rare-words", "language-modeling"),
+    ),
+    "paraphrase": Benchmark(
+        name="paraphrase",
+        version="1.0.0",
+        summary="(word, hypernym, sibling) carrier-sentence triples, rare vs common: BERTScore hits and a chi-square test",
+        builder_path="wordbench.builders.paraphrase:ParaphraseBuilder",
+        scorer_path="wordbench.scorers.paraphrase:ParaphraseScorer",
+        card=PARAPHRASE_CARD,
+        citation=DUDY_CITATION,
+        license="cc-by-sa-3.0",
+        task_categories=("sentence-similarity",),
+        tags=("wordbench", "wordnet", "rare-words", "paraphrase"),
     ),
 }
 

@@ -217,6 +217,25 @@ class ScoringModel:
         return self.word_logprobs([(context, word)])[0]
 
     # --- hidden states (all families) -----------------------------------------------------------
+    @property
+    def num_layers(self) -> int:
+        """Transformer layers; hidden-state index 0 is the embeddings, ``num_layers`` the top."""
+        config = self.model.config.get_text_config() if hasattr(self.model.config, "get_text_config") else self.model.config
+        return int(getattr(config, "num_hidden_layers", None) or getattr(config, "n_layer"))
+
+    def token_states(self, texts: Sequence[str], layer: int) -> list[np.ndarray]:
+        """Per text, the states of its non-special tokens at ``layer``: [tokens, dim] (BERTScore's input)."""
+        if not 0 <= layer <= self.num_layers:
+            raise ValueError(f"layer must be between 0 and {self.num_layers}")
+        encoded = [self.encode(t) for t in texts]
+
+        def run(batch):
+            ids, mask = self.pad([encoded[i].ids for i in batch])
+            states = self.model(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states[layer]
+            return [states[row, [j for j, sp in enumerate(encoded[i].special) if not sp]].float().cpu().numpy() for row, i in enumerate(batch)]
+
+        return self.batched(list(range(len(texts))), [len(e.ids) for e in encoded], run, "token states")
+
     def hidden_states(self, texts: Sequence[str], char_spans: Sequence[tuple[int, int]], pool: str = "last") -> np.ndarray:
         """Per text, the pooled states of the tokens overlapping ``char_span`` at every layer: [n, layers + 1, dim].
 

@@ -1,0 +1,252 @@
+"""Paraphrase triples (Dudy & Bedrick 2020, section 3): (x, x_h, x_a) with carrier sentences.
+
+x is a noun, x_h a single-word WordNet hypernym of x's first sense, x_a a sibling of x_h (another
+single-word hyponym of x_h's own hypernym), e.g. (poodle, dog, cat). Rare set: x occurs fewer than 50
+times per 103M tokens (the paper's WikiText-103 counts; stored as rates so other corpora scale) and
+x_h, x_a at least 100 times; common set: all three at least 100 times. Each triple gets a carrier
+sentence where x occurs naturally (a corpus sentence, else a WordNet usage example); the two probes
+replace x by x_h and by x_a, keeping capitalization and fixing a/an.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import datasets
+
+from .base import Builder
+from .errors import ConfigError, DataFormatError
+from .sources.base import SourceInfo
+from .sources.corpora import GENSIM_WIKI, gensim_wiki_info, iter_corpus_lines
+from .sources.frequencies import PER_BILLION, load_frequencies
+from .sources.wordnet import load_wordnet
+
+SETS = ("rare", "common")
+WIKITEXT103_TRAIN_TOKENS = 103_227_021
+NOUN = re.compile(r"[a-z]{3,}")
+
+FEATURES = datasets.Features(
+    {
+        "id": datasets.Value("string"),
+        "set": datasets.Value("string"),
+        "word": datasets.Value("string"),
+        "hypernym": datasets.Value("string"),
+        "sibling": datasets.Value("string"),
+        "sentence": datasets.Value("string"),  # s(x), the carrier
+        "sentence_hypernym": datasets.Value("string"),  # s(x_h)
+        "sentence_sibling": datasets.Value("string"),  # s(x_a)
+        "carrier_source": datasets.Value("string"),  # corpus | wordnet | file
+        "word_rate": datasets.Value("float64"),  # per billion tokens
+        "hypernym_rate": datasets.Value("float64"),
+        "sibling_rate": datasets.Value("float64"),
+        "synsets": datasets.Sequence(datasets.Value("string")),  # x, x_h, x_a synset names
+    }
+)
+
+
+@dataclass
+class Config:
+    n_rare: int = 50
+    n_common: int = 50
+    rare_below: int = 50  # count of x per reference_tokens for the rare set
+    common_from: int = 100  # count of every word of a common triple, and of x_h, x_a (mid/high)
+    reference_tokens: int = WIKITEXT103_TRAIN_TOKENS
+    frequencies: str = "wordfreq"  # wordfreq, a corpus spec (counts) or hf:ID:CONFIG:SPLIT
+    corpus: str = GENSIM_WIKI  # carrier sentences: file, folder, hf:ID:CONFIG:SPLIT or gensim-wiki
+    text_column: str = "text"
+    wordnet_examples: bool = True  # fall back to WordNet usage examples when the corpus has no sentence
+    min_sentence_words: int = 5
+    max_sentence_words: int = 40
+    wordnet: str | None = None
+    seed: int = 0
+
+
+def _rank(seed: int, key: str) -> str:
+    return hashlib.sha256(f"{seed}:{key}".encode()).hexdigest()
+
+
+def article_for(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def substitute(sentence: str, word: str, replacement: str) -> str | None:
+    """Replace the first whole-word occurrence of ``word`` (any case) by ``replacement``.
+
+    Capitalization of the occurrence is kept; a preceding a/an is fixed for the new word.
+    """
+    tokens = sentence.split(" ")
+    for i, tok in enumerate(tokens):
+        if tok.lower() == word:
+            new = replacement.capitalize() if tok[:1].isupper() else replacement
+            if tok.isupper() and len(tok) > 1:
+                new = replacement.upper()
+            tokens[i] = new
+            if i > 0 and tokens[i - 1].lower() in ("a", "an"):
+                art = article_for(replacement)
+                prev = tokens[i - 1]
+                tokens[i - 1] = art.capitalize() if prev[:1].isupper() else art
+            return " ".join(tokens)
+    return None
+
+
+class ParaphraseBuilder(Builder):
+    name = "paraphrase"
+    version = "1.0.0"
+    Config = Config
+
+    def _resolve(self, config: Config):
+        wn, wn_info = load_wordnet(config.wordnet)
+        freq = load_frequencies(config.frequencies)
+        return wn, freq, [wn_info, freq.info]
+
+    def sources(self, config: Config) -> list[SourceInfo]:
+        infos = self._resolve(config)[2]
+        corpus = gensim_wiki_info() if config.corpus == GENSIM_WIKI else SourceInfo("corpus", config.corpus, config.corpus, f"text column '{config.text_column}'")
+        return infos + [corpus]
+
+    def candidates(self, config: Config, wn, freq) -> dict[str, list[tuple]]:
+        """Every qualifying (x, x_h, x_a) per set, in a stable order; one triple per x."""
+        scale = PER_BILLION / config.reference_tokens
+        rare_edge, common_edge = config.rare_below * scale, config.common_from * scale
+
+        def rate(w: str) -> float:
+            return freq.rate(w)
+
+        def single_words(synset) -> list[str]:
+            return [n for n in synset.lemma_names() if NOUN.fullmatch(n)]
+
+        out: dict[str, list[tuple]] = {s: [] for s in SETS}
+        for x in sorted({n for n in wn.all_lemma_names("n") if NOUN.fullmatch(n)}):
+            senses = [lemma.synset() for lemma in wn.lemmas(x, "n") if lemma.name() == x]
+            if not senses:
+                continue
+            sense = senses[0]
+            x_rate = rate(x)
+            kind = "rare" if x_rate < rare_edge else "common" if x_rate >= common_edge else None
+            if kind is None:
+                continue
+            own = set(sense.lemma_names())
+            for hyper in sorted(sense.hypernyms(), key=lambda s: s.name()):
+                heads = sorted((w for w in single_words(hyper) if rate(w) >= common_edge and w not in own), key=lambda w: (-rate(w), w))
+                if not heads:
+                    continue
+                x_h = heads[0]
+                siblings = set()
+                for grand in hyper.hypernyms():
+                    for sib in grand.hyponyms():
+                        if sib == hyper or sib == sense:
+                            continue
+                        siblings.update(w for w in single_words(sib) if rate(w) >= common_edge and w not in own and w != x_h)
+                if siblings:
+                    x_a = min(siblings, key=lambda w: _rank(config.seed, f"{x}|{w}"))
+                    sib_syn = next(s for grand in hyper.hypernyms() for s in grand.hyponyms() if x_a in s.lemma_names())
+                    out[kind].append((x, x_h, x_a, sense.name(), hyper.name(), sib_syn.name()))
+                    break
+        return out
+
+    def _carriers(self, config: Config, words: set[str]) -> dict[str, str]:
+        """The first corpus sentence (by seeded order) of acceptable length containing each word."""
+        found: dict[str, list[str]] = defaultdict(list)
+        for line in iter_corpus_lines(config.corpus, config.text_column):
+            tokens = line.split()
+            if not config.min_sentence_words <= len(tokens) <= config.max_sentence_words:
+                continue
+            for tok in set(tokens):
+                low = tok.lower()
+                if low in words and len(found[low]) < 20:
+                    found[low].append(" ".join(tokens))
+        return {w: min(s, key=lambda t: _rank(config.seed, t)) for w, s in found.items()}
+
+    @staticmethod
+    def _wordnet_example(wn, synset_name: str, word: str) -> str | None:
+        for example in wn.synset(synset_name).examples():
+            if re.search(rf"\b{re.escape(word)}\b", example, re.IGNORECASE):
+                return " ".join(re.sub(rf"\b({re.escape(word)})\b", r" \1 ", example, count=1, flags=re.IGNORECASE).split())
+        return None
+
+    def build(self, config: Config, progress: bool = False) -> dict[str, datasets.DatasetDict]:
+        if config.n_rare < 0 or config.n_common < 0:
+            raise ConfigError("n_rare and n_common must be >= 0")
+        wn, freq, _ = self._resolve(config)
+        cands = self.candidates(config, wn, freq)
+        carriers = self._carriers(config, {c[0] for s in SETS for c in cands[s]})
+        rows = []
+        for kind, wanted in (("rare", config.n_rare), ("common", config.n_common)):
+            picked = 0
+            for x, x_h, x_a, s_x, s_h, s_a in sorted(cands[kind], key=lambda c: _rank(config.seed, c[0])):
+                if picked == wanted:
+                    break
+                sentence, source = carriers.get(x), "corpus"
+                if sentence is None and config.wordnet_examples:
+                    sentence, source = self._wordnet_example(wn, s_x, x), "wordnet"
+                if sentence is None:
+                    continue
+                probe_h, probe_a = substitute(sentence, x, x_h), substitute(sentence, x, x_a)
+                if probe_h is None or probe_a is None:
+                    continue
+                picked += 1
+                rows.append({
+                    "id": f"{kind}-{picked:05d}", "set": kind, "word": x, "hypernym": x_h, "sibling": x_a,
+                    "sentence": sentence, "sentence_hypernym": probe_h, "sentence_sibling": probe_a, "carrier_source": source,
+                    "word_rate": freq.rate(x), "hypernym_rate": freq.rate(x_h), "sibling_rate": freq.rate(x_a), "synsets": [s_x, s_h, s_a],
+                })
+            if picked < wanted:
+                import warnings
+
+                warnings.warn(f"paraphrase: only {picked} {kind} triples have a carrier sentence (asked for {wanted})", stacklevel=2)
+        return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
+
+    def summary(self, data: dict[str, datasets.DatasetDict]) -> str:
+        rows = list(data["default"]["test"])
+        lines = ["| set | triples | carrier from corpus | from WordNet example | example |", "|---|---|---|---|---|"]
+        for kind in SETS:
+            part = [r for r in rows if r["set"] == kind]
+            ex = f"({part[0]['word']}, {part[0]['hypernym']}, {part[0]['sibling']})" if part else "-"
+            lines.append(f"| {kind} | {len(part)} | {sum(r['carrier_source'] == 'corpus' for r in part)} | "
+                         f"{sum(r['carrier_source'] == 'wordnet' for r in part)} | {ex} |")
+        return "\n".join(lines)
+
+    # --- the published format: three lines per triple (s(x), s(x_h), s(x_a)), blank lines between ---
+    def export_extra(self, data, folder: Path) -> list[str]:
+        names = []
+        rows = list(data["default"]["test"])
+        for kind in SETS:
+            part = [r for r in rows if r["set"] == kind]
+            name = f"paraphrase_{kind}.txt"
+            (folder / name).write_text("".join(f"{r['sentence']}\n{r['sentence_hypernym']}\n{r['sentence_sibling']}\n\n" for r in part))
+            names.append(name)
+        return names
+
+    def read_file(self, path: Path) -> dict[str, datasets.DatasetDict]:
+        """Read triples of sentences; x, x_h, x_a are the words where the three sentences differ."""
+        kind = next((s for s in SETS if s in path.name.lower()), "unknown")
+        blocks, current = [], []
+        with open(path, encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                line = line.strip()
+                if line:
+                    current.append((lineno, line))
+                if len(current) == 3:
+                    blocks.append(current)
+                    current = []
+        if current:
+            raise DataFormatError(f"{path}:{current[0][0]}: an incomplete triple ({len(current)} of 3 sentences)")
+        rows = []
+        for n, block in enumerate(blocks, 1):
+            (lineno, s_x), (_, s_h), (_, s_a) = block
+            tx, th, ta = s_x.split(), s_h.split(), s_a.split()
+            diff = [i for i in range(min(len(tx), len(th), len(ta))) if tx[i].lower() != th[i].lower() or tx[i].lower() != ta[i].lower()]
+            diff = [i for i in diff if tx[i].lower() not in ("a", "an")]
+            if len(tx) != len(th) or len(tx) != len(ta) or not diff:
+                raise DataFormatError(f"{path}:{lineno}: the three sentences must differ in exactly one word")
+            i = diff[0]
+            rows.append({"id": f"{kind}-{n:05d}", "set": kind, "word": tx[i].lower(), "hypernym": th[i].lower(), "sibling": ta[i].lower(),
+                         "sentence": s_x, "sentence_hypernym": s_h, "sentence_sibling": s_a, "carrier_source": "file",
+                         "word_rate": 0.0, "hypernym_rate": 0.0, "sibling_rate": 0.0, "synsets": []})
+        if not rows:
+            raise DataFormatError(f"{path}: no triples (expected three sentence lines per triple)")
+        return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}

@@ -1,0 +1,120 @@
+"""Paraphrase triples scorer (Dudy & Bedrick 2020, Table 2): BERTScore F1, rare vs common, chi-square.
+
+A triple is a hit when F1(s(x_h), s(x)) > F1(s(x_h), s(x_a)): the carrier with the word itself should
+be closer to its hypernym probe than the sibling probe is. BERTScore (Zhang et al. 2019) is computed
+here on the model's own token states (no idf, no baseline rescaling, special tokens excluded), so
+causal, masked and encoder models all work; the tests check it against the ``bert_score`` library.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .base import Scorer
+
+SETS = ("rare", "common")
+
+
+def bertscore_f1(cand: np.ndarray, ref: np.ndarray) -> float:
+    """BERTScore F1 of two token-state matrices [tokens, dim]: greedy cosine matching both ways."""
+    a = cand / np.linalg.norm(cand, axis=1, keepdims=True)
+    b = ref / np.linalg.norm(ref, axis=1, keepdims=True)
+    sim = a @ b.T
+    precision, recall = sim.max(1).mean(), sim.max(0).mean()
+    return float(2 * precision * recall / (precision + recall))
+
+
+def default_layer(model) -> int:
+    """bert_score's tuned layer for a model it knows by name, else the top layer."""
+    try:
+        from bert_score.utils import model2layers
+    except ImportError:  # pragma: no cover - optional
+        model2layers = {}
+    return int(model2layers.get(model.info.name, model.num_layers))
+
+
+class ParaphraseScorer(Scorer):
+    name = "paraphrase"
+    families = ("causal", "masked", "encoder")
+    chunk_size = 64
+    option_names = ("layer",)
+
+    def __init__(self, layer: int | None = None, **options):
+        super().__init__(**({"layer": int(layer)} if layer is not None else {}), **options)
+        self.layer = None if layer is None else int(layer)
+
+    @property
+    def settings(self) -> dict[str, object]:
+        return {"similarity": "bertscore-f1", "idf": False, "layer": self.layer if self.layer is not None else "auto"}
+
+    def score(self, model, items: list[dict]) -> list[dict]:
+        layer = self.layer if self.layer is not None else default_layer(model)
+        texts = [t for it in items for t in (it["sentence"], it["sentence_hypernym"], it["sentence_sibling"])]
+        states = model.token_states(texts, layer)
+        records = []
+        for n, item in enumerate(items):
+            s_x, s_h, s_a = states[3 * n : 3 * n + 3]
+            f_word, f_sibling = bertscore_f1(s_h, s_x), bertscore_f1(s_h, s_a)
+            records.append({"id": item["id"], "set": item["set"], "word": item["word"], "hypernym": item["hypernym"],
+                            "sibling": item["sibling"], "f1_word": round(f_word, 6), "f1_sibling": round(f_sibling, 6),
+                            "hit": f_word > f_sibling, "layer": layer})
+        return records
+
+    def summarize(self, records: list[dict]) -> dict:
+        from scipy.stats import chi2_contingency
+
+        metrics: dict = {"layer": records[0]["layer"] if records else None}
+        table = []
+        for kind in SETS:
+            rows = [r for r in records if r["set"] == kind]
+            hits = sum(r["hit"] for r in rows)
+            metrics[kind] = {"hits": hits, "misses": len(rows) - hits, "total": len(rows),
+                             "hit_rate": round(hits / len(rows), 4) if rows else None}
+            table.append([hits, len(rows) - hits])
+        grid = np.array(table)
+        if (grid.sum(0) > 0).all() and (grid.sum(1) > 0).all():
+            chi2, p, dof, _ = chi2_contingency(grid)  # Yates-corrected for a 2x2 table, as scipy's default
+            metrics["chi2"] = {"statistic": round(float(chi2), 4), "p_value": float(p), "dof": int(dof), "yates": True}
+        else:
+            metrics["chi2"] = None  # a set is empty, or every triple is a hit (or a miss)
+        return metrics
+
+    def report(self, summaries: list[dict]) -> str:
+        lines = ["## Paraphrase triples: BERTScore hits, rare vs common (Table 2)", "",
+                 "| model | layer | set | hits | misses | total | chi-square | p |", "|---|---|---|---|---|---|---|---|"]
+        for s in summaries:
+            m = s["metrics"]
+            chi = m.get("chi2")
+            for kind in SETS:
+                c = m.get(kind, {})
+                stat = f"{chi['statistic']:.3f}" if chi and kind == "rare" else ""
+                p = f"{chi['p_value']:.3g}" if chi and kind == "rare" else ""
+                lines.append(f"| {s['model']['name']} | {m.get('layer')} | {kind} | {c.get('hits', 0)} | {c.get('misses', 0)} | {c.get('total', 0)} | {stat} | {p} |")
+        lines += ["", "Hit: F1(s(x_h), s(x)) > F1(s(x_h), s(x_a)). Chi-square of the 2x2 table rare/common x hit/miss (Yates correction).", ""]
+        lines += [f"`{s['signature']}`" for s in summaries]
+        return "\n".join(lines) + "\n"
+
+    def plots(self, records: list[dict], summary: dict, folder: Path) -> list[str]:
+        return self.compare_plots([summary], folder)
+
+    def compare_plots(self, summaries: list[dict], folder: Path) -> list[str]:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(6, 4))
+        width = 0.8 / max(1, len(summaries))
+        for i, s in enumerate(summaries):
+            rates = [100 * (s["metrics"].get(k, {}).get("hit_rate") or 0.0) for k in SETS]
+            ax.bar(np.arange(len(SETS)) + (i - (len(summaries) - 1) / 2) * width, rates, width, label=s["model"]["name"])
+        ax.set_xticks(np.arange(len(SETS)), SETS)
+        ax.set_ylabel("% hits")
+        ax.set_title("Paraphrase triples: hit rate")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(folder / "hit_rate.png", dpi=120)
+        plt.close(fig)
+        return ["hit_rate.png"]

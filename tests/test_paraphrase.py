@@ -1,0 +1,90 @@
+import numpy as np
+import pytest
+
+from wordbench.builders.errors import DataFormatError
+from wordbench.builders.paraphrase import ParaphraseBuilder, substitute
+from wordbench.scorers.models import load_model
+from wordbench.scorers.paraphrase import ParaphraseScorer, bertscore_f1
+
+
+def test_substitute_keeps_case_and_fixes_the_article():
+    assert substitute("A poodle barked at an owl .", "poodle", "animal") == "An animal barked at an owl ."
+    assert substitute("Poodles and a poodle .", "poodle", "dog") == "Poodles and a dog ."
+    assert substitute("Poodle shows are held .", "poodle", "dog") == "Dog shows are held ."
+    assert substitute("no match here", "poodle", "dog") is None
+
+
+@pytest.fixture(scope="module")
+def built():
+    from wordbench.benchmarks.hub import build, load_data
+
+    folder, _ = build("paraphrase", {"n_rare": "10", "n_common": "10"}, progress=False)
+    return folder, load_data("paraphrase", str(folder), progress=False)[1]
+
+
+def test_triples_follow_wordnet_and_frequency_rules(built):
+    from wordbench.builders.sources.frequencies import load_frequencies
+    from wordbench.builders.sources.wordnet import load_wordnet
+
+    _, data = built
+    rows = list(data["default"]["test"])
+    assert sum(r["set"] == "rare" for r in rows) == 10 and sum(r["set"] == "common" for r in rows) == 10
+    wn, _ = load_wordnet()
+    freq = load_frequencies("wordfreq")
+    edge_rare, edge_common = 50 * 1e9 / 103_227_021, 100 * 1e9 / 103_227_021
+    for r in rows:
+        x, h, a = (wn.synset(s) for s in r["synsets"])
+        assert h in x.hypernyms()
+        assert set(h.hypernyms()) & set(a.hypernyms()) and a != h
+        assert r["hypernym"] in h.lemma_names() and r["sibling"] in a.lemma_names() and r["word"] in x.lemma_names()
+        assert freq.rate(r["hypernym"]) >= edge_common and freq.rate(r["sibling"]) >= edge_common
+        assert (freq.rate(r["word"]) < edge_rare) if r["set"] == "rare" else (freq.rate(r["word"]) >= edge_common)
+        assert r["word"] in r["sentence"].lower().split()
+        assert r["hypernym"] in r["sentence_hypernym"].lower().split() and r["sibling"] in r["sentence_sibling"].lower().split()
+
+
+def test_published_format_round_trip(built, tmp_path):
+    folder, data = built
+    again = ParaphraseBuilder().read_file(folder / "paraphrase_rare.txt")["default"]["test"]
+    rare = [r for r in data["default"]["test"] if r["set"] == "rare"]
+    assert [(r["word"], r["hypernym"], r["sibling"]) for r in again] == [(r["word"], r["hypernym"], r["sibling"]) for r in rare]
+    bad = tmp_path / "bad.txt"
+    bad.write_text("a dog barked .\nan animal barked .\n")
+    with pytest.raises(DataFormatError, match="bad.txt:1: an incomplete triple"):
+        ParaphraseBuilder().read_file(bad)
+
+
+def test_bertscore_matches_the_bert_score_library(tiny_models):
+    bert_score = pytest.importorskip("bert_score")
+    model = load_model(str(tiny_models["bert"]), device="cpu", batch_size=4)
+    cands = ["a dog is an animal .", "the cat and the dog", "good is not bad"]
+    refs = ["a poodle is an animal .", "the cat and the tree", "hot is not cold"]
+    ours = [bertscore_f1(c, r) for c, r in zip(model.token_states(cands, 2), model.token_states(refs, 2))]
+    _, _, f1 = bert_score.score(cands, refs, model_type=str(tiny_models["bert"]), num_layers=2, use_fast_tokenizer=True, device="cpu")
+    np.testing.assert_allclose(ours, f1.numpy(), atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["gpt2", "bert-encoder"])
+def test_scorer_counts_and_chi_square(tiny_models, name):
+    model = load_model(str(tiny_models[name]), device="cpu", batch_size=4)
+    items = [
+        {"id": f"{s}-{i}", "set": s, "word": "poodle", "hypernym": "dog", "sibling": "cat", "sentence": "a poodle is a pet .",
+         "sentence_hypernym": "a dog is a pet .", "sentence_sibling": "a cat is a pet ."}
+        for s in ("rare", "common") for i in range(3)
+    ]
+    scorer = ParaphraseScorer(layer=1)
+    records = scorer.score(model, items)
+    assert all(r["hit"] == (r["f1_word"] > r["f1_sibling"]) for r in records)
+    m = scorer.summarize(records)
+    assert m["rare"]["total"] == 3 and m["rare"]["hits"] + m["rare"]["misses"] == 3
+
+
+def test_chi_square_by_hand():
+    from scipy.stats import chi2_contingency
+
+    records = [{"set": "rare", "hit": i < 20, "layer": 1} for i in range(50)] + [{"set": "common", "hit": i < 35, "layer": 1} for i in range(50)]
+    m = ParaphraseScorer().summarize(records)
+    assert m["rare"] == {"hits": 20, "misses": 30, "total": 50, "hit_rate": 0.4}
+    chi2, p, _, _ = chi2_contingency([[20, 30], [35, 15]])
+    assert m["chi2"]["statistic"] == pytest.approx(chi2, abs=1e-4) and m["chi2"]["p_value"] == pytest.approx(p)
+    assert ParaphraseScorer().summarize([r for r in records if r["set"] == "rare"])["chi2"] is None
