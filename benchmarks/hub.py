@@ -177,8 +177,18 @@ def load_data(name: str, spec: str | None = None, progress: bool = True) -> tupl
 
 
 def _load_folder(folder: Path, meta: dict) -> dict[str, datasets.DatasetDict]:
-    configs = sorted(p.name for p in (folder / "data").iterdir() if p.is_dir())
-    return {cfg: datasets.load_dataset(str(folder), cfg) for cfg in configs}
+    """Read the parquet files directly: ``load_dataset(folder)`` may serve a stale cache after a rebuild in place."""
+    import pyarrow.parquet as pq
+
+    out = {}
+    for cfg in sorted(p.name for p in (folder / "data").iterdir() if p.is_dir()):
+        splits: dict[str, list[Path]] = {}
+        for file in sorted((folder / "data" / cfg).glob("*.parquet")):
+            splits.setdefault(file.name.split("-")[0], []).append(file)
+        out[cfg] = datasets.DatasetDict(
+            {split: datasets.concatenate_datasets([datasets.Dataset(pq.read_table(f)) for f in files]) for split, files in splits.items()}
+        )
+    return out
 
 
 def _load_hub(name: str, spec: str) -> tuple[str, dict[str, datasets.DatasetDict]]:

@@ -28,6 +28,8 @@ from .sources.wordnet import load_wordnet
 SETS = ("rare", "common")
 WIKITEXT103_TRAIN_TOKENS = 103_227_021
 NOUN = re.compile(r"[a-z]{3,}")
+# A corpus carrier must use x as a common noun: lower-case, right after a determiner.
+DETERMINERS = frozenset("the a an this that these those its his her their our my your each every no some any".split())
 
 FEATURES = datasets.Features(
     {
@@ -74,23 +76,33 @@ def article_for(word: str) -> str:
 
 
 def substitute(sentence: str, word: str, replacement: str) -> str | None:
-    """Replace the first whole-word occurrence of ``word`` (any case) by ``replacement``.
+    """Replace every whole-word occurrence of ``word`` (any case) by ``replacement``; None if there is none.
 
-    Capitalization of the occurrence is kept; a preceding a/an is fixed for the new word.
+    Capitalization of each occurrence is kept; a preceding a/an is fixed for the new word.
     """
     tokens = sentence.split(" ")
+    found = False
     for i, tok in enumerate(tokens):
-        if tok.lower() == word:
-            new = replacement.capitalize() if tok[:1].isupper() else replacement
-            if tok.isupper() and len(tok) > 1:
-                new = replacement.upper()
-            tokens[i] = new
-            if i > 0 and tokens[i - 1].lower() in ("a", "an"):
-                art = article_for(replacement)
-                prev = tokens[i - 1]
-                tokens[i - 1] = art.capitalize() if prev[:1].isupper() else art
-            return " ".join(tokens)
-    return None
+        if tok.lower() != word:
+            continue
+        found = True
+        tokens[i] = replacement.upper() if tok.isupper() and len(tok) > 1 else replacement.capitalize() if tok[:1].isupper() else replacement
+        if i > 0 and tokens[i - 1].lower() in ("a", "an"):
+            art = article_for(replacement)
+            tokens[i - 1] = art.capitalize() if tokens[i - 1][:1].isupper() else art
+    return " ".join(tokens) if found else None
+
+
+def _mostly_noun(wn, word: str) -> bool:
+    """WordNet's tagged sense counts: the word is used as a noun at least as often as otherwise ("find" is not)."""
+    noun = other = 0
+    for lemma in wn.lemmas(word):
+        if lemma.name() == word:
+            if lemma.synset().pos() == "n":
+                noun += lemma.count()
+            else:
+                other += lemma.count()
+    return noun >= other
 
 
 class ParaphraseBuilder(Builder):
@@ -125,6 +137,8 @@ class ParaphraseBuilder(Builder):
             if not senses:
                 continue
             sense = senses[0]
+            if not _mostly_noun(wn, x):
+                continue
             x_rate = rate(x)
             kind = "rare" if x_rate < rare_edge else "common" if x_rate >= common_edge else None
             if kind is None:
@@ -149,16 +163,15 @@ class ParaphraseBuilder(Builder):
         return out
 
     def _carriers(self, config: Config, words: set[str]) -> dict[str, str]:
-        """The first corpus sentence (by seeded order) of acceptable length containing each word."""
+        """A corpus sentence (seeded choice) of acceptable length using each word as a noun after a determiner."""
         found: dict[str, list[str]] = defaultdict(list)
         for line in iter_corpus_lines(config.corpus, config.text_column):
             tokens = line.split()
             if not config.min_sentence_words <= len(tokens) <= config.max_sentence_words:
                 continue
-            for tok in set(tokens):
-                low = tok.lower()
-                if low in words and len(found[low]) < 20:
-                    found[low].append(" ".join(tokens))
+            for prev, tok in zip(tokens, tokens[1:]):
+                if tok in words and prev.lower() in DETERMINERS and len(found[tok]) < 20:
+                    found[tok].append(" ".join(tokens))
         return {w: min(s, key=lambda t: _rank(config.seed, t)) for w, s in found.items()}
 
     @staticmethod

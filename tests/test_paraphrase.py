@@ -10,6 +10,7 @@ from wordbench.scorers.paraphrase import ParaphraseScorer, bertscore_f1
 def test_substitute_keeps_case_and_fixes_the_article():
     assert substitute("A poodle barked at an owl .", "poodle", "animal") == "An animal barked at an owl ."
     assert substitute("Poodles and a poodle .", "poodle", "dog") == "Poodles and a dog ."
+    assert substitute("The poodle saw a poodle .", "poodle", "owl") == "The owl saw an owl ."
     assert substitute("Poodle shows are held .", "poodle", "dog") == "Dog shows are held ."
     assert substitute("no match here", "poodle", "dog") is None
 
