@@ -93,6 +93,8 @@ class WordPredScorer(Scorer):
             "T1": pct(sum(t in covered1 for t in binned), len(t_den)),
             "T10": pct(sum(t in covered10 for t in binned), len(t_den)),
             "binned_types": len(binned),
+            # Targets longer than the top-10 search depth can be top-10 hits only through a top-1 hit.
+            "events_beyond_search_depth": sum(t > SEARCH_DEPTH for r in records for t in r["tokens"]),
         }
         if self.dudy2020:
             metrics["ppx"] = round(float(np.mean([-e[5] if e[2] else MISS_PENALTY for e in events])), 3)
@@ -126,7 +128,10 @@ class WordPredScorer(Scorer):
             m = s["metrics"]
             lines.append(f"| {s['model']['name']} | {_f(m.get('top1'))} ({_f(m.get('top10'))}) | {_f(m.get('T1'))} ({_f(m.get('T10'))}) | {_f(m.get('ppx'))} | {m.get('events', 0)} |")
         if summaries:
-            lines += ["", f"ppx: {summaries[0]['metrics'].get('ppx_definition', '')}. T: % of binned target types predicted at least once."]
+            m0 = summaries[0]["metrics"]
+            lines += ["", f"ppx: {m0.get('ppx_definition', '')}. T: % of binned target types predicted at least once. "
+                      f"Targets over {SEARCH_DEPTH} subtokens (top-10 only through top-1): "
+                      + ", ".join(f"{s['model']['name']} {s['metrics'].get('events_beyond_search_depth', 0)}" for s in summaries) + "."]
         lines += ["", "## Coverage by frequency bin (Figures 1-2)", "",
                   "| model | bin | events | token top1 | token top10 | types | type top1 | type top10 |", "|---|---|---|---|---|---|---|---|"]
         for s in summaries:

