@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import time
 from pathlib import Path
 
 from wordbench.builders.errors import ConfigError
+from wordbench.builders.sources.base import seeded_key
 
 from .hub import load_data
 from .registry import get
@@ -28,7 +28,7 @@ def select(data: dict, config: str, split: str, limit: int | None, seed: int = 0
     else:
         raise ConfigError(f"no split '{split}'; available: {', '.join(list(dsd) + ['all'])}")
     if limit is not None and limit < len(rows):
-        rows.sort(key=lambda r: hashlib.sha256(f"{seed}:{r['id']}".encode()).hexdigest())
+        rows.sort(key=lambda r: seeded_key(seed, r["id"]))
         rows = rows[:limit]
     return rows
 

@@ -10,7 +10,6 @@ replace x by x_h and by x_a, keeping capitalization and fixing a/an.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -20,13 +19,12 @@ import datasets
 
 from .base import Builder
 from .errors import ConfigError, DataFormatError
-from .sources.base import SourceInfo
-from .sources.corpora import GENSIM_WIKI, gensim_wiki_info, iter_corpus_lines
-from .sources.frequencies import PER_BILLION, load_frequencies
+from .sources.base import SourceInfo, seeded_key
+from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_lines
+from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, load_frequencies
 from .sources.wordnet import load_wordnet
 
 SETS = ("rare", "common")
-WIKITEXT103_TRAIN_TOKENS = 103_227_021
 NOUN = re.compile(r"[a-z]{3,}")
 # A corpus carrier must use x as a common noun: lower-case, right after a determiner.
 DETERMINERS = frozenset("the a an this that these those its his her their our my your each every no some any".split())
@@ -65,10 +63,6 @@ class Config:
     max_sentence_words: int = 40
     wordnet: str | None = None
     seed: int = 0
-
-
-def _rank(seed: int, key: str) -> str:
-    return hashlib.sha256(f"{seed}:{key}".encode()).hexdigest()
 
 
 def article_for(word: str) -> str:
@@ -116,9 +110,7 @@ class ParaphraseBuilder(Builder):
         return wn, freq, [wn_info, freq.info]
 
     def sources(self, config: Config) -> list[SourceInfo]:
-        infos = self._resolve(config)[2]
-        corpus = gensim_wiki_info() if config.corpus == GENSIM_WIKI else SourceInfo("corpus", config.corpus, config.corpus, f"text column '{config.text_column}'")
-        return infos + [corpus]
+        return self._resolve(config)[2] + [corpus_info(config.corpus, config.text_column)]
 
     def candidates(self, config: Config, wn, freq) -> dict[str, list[tuple]]:
         """Every qualifying (x, x_h, x_a) per set, in a stable order; one triple per x."""
@@ -149,16 +141,17 @@ class ParaphraseBuilder(Builder):
                 if not heads:
                     continue
                 x_h = heads[0]
-                siblings = set()
+                siblings: dict[str, object] = {}  # word -> the first sibling synset it came from
                 for grand in hyper.hypernyms():
                     for sib in grand.hyponyms():
                         if sib == hyper or sib == sense:
                             continue
-                        siblings.update(w for w in single_words(sib) if rate(w) >= common_edge and w not in own and w != x_h)
+                        for w in single_words(sib):
+                            if rate(w) >= common_edge and w not in own and w != x_h:
+                                siblings.setdefault(w, sib)
                 if siblings:
-                    x_a = min(siblings, key=lambda w: _rank(config.seed, f"{x}|{w}"))
-                    sib_syn = next(s for grand in hyper.hypernyms() for s in grand.hyponyms() if x_a in s.lemma_names())
-                    out[kind].append((x, x_h, x_a, sense.name(), hyper.name(), sib_syn.name()))
+                    x_a = min(siblings, key=lambda w: seeded_key(config.seed, f"{x}|{w}"))
+                    out[kind].append((x, x_h, x_a, sense.name(), hyper.name(), siblings[x_a].name()))
                     break
         return out
 
@@ -172,7 +165,7 @@ class ParaphraseBuilder(Builder):
             for prev, tok in zip(tokens, tokens[1:]):
                 if tok in words and prev.lower() in DETERMINERS and len(found[tok]) < 20:
                     found[tok].append(" ".join(tokens))
-        return {w: min(s, key=lambda t: _rank(config.seed, t)) for w, s in found.items()}
+        return {w: min(s, key=lambda t: seeded_key(config.seed, t)) for w, s in found.items()}
 
     @staticmethod
     def _wordnet_example(wn, synset_name: str, word: str) -> str | None:
@@ -190,7 +183,7 @@ class ParaphraseBuilder(Builder):
         rows = []
         for kind, wanted in (("rare", config.n_rare), ("common", config.n_common)):
             picked = 0
-            for x, x_h, x_a, s_x, s_h, s_a in sorted(cands[kind], key=lambda c: _rank(config.seed, c[0])):
+            for x, x_h, x_a, s_x, s_h, s_a in sorted(cands[kind], key=lambda c: seeded_key(config.seed, c[0])):
                 if picked == wanted:
                     break
                 sentence, source = carriers.get(x), "corpus"

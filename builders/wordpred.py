@@ -9,7 +9,6 @@ different corpus scales. The ``types`` config lists each target type with its co
 
 from __future__ import annotations
 
-import hashlib
 import zlib
 from collections import Counter
 from dataclasses import dataclass
@@ -19,12 +18,11 @@ import numpy as np
 
 from .base import Builder
 from .errors import ConfigError, SourceError
-from .sources.base import SourceInfo, sha8
-from .sources.corpora import GENSIM_WIKI, gensim_wiki_info, iter_corpus_documents, iter_corpus_lines
-from .sources.frequencies import PER_BILLION, Frequencies, bin_of, corpus_frequencies, load_frequencies
+from .sources.base import SourceInfo, seeded_key
+from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_documents, iter_corpus_lines
+from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, Frequencies, bin_of, corpus_frequencies, load_frequencies
 
 BINS = ("high", "mid", "low")
-WIKITEXT103_TRAIN_TOKENS = 103_227_021
 NEIGHBOURS = 100  # stored per type; soft match reads the first k
 
 FEATURES = datasets.Features(
@@ -75,10 +73,6 @@ def bin_edges(config: Config) -> tuple[float, float, float]:
     return config.low * scale, config.mid * scale, config.high * scale
 
 
-def _rank(seed: int, key: str) -> str:
-    return hashlib.sha256(f"{seed}:{key}".encode()).hexdigest()
-
-
 class WordPredBuilder(Builder):
     name = "wordpred"
     version = "1.0.0"
@@ -93,7 +87,7 @@ class WordPredBuilder(Builder):
             docs = list(iter_corpus_documents(config.train, config.text_column))
             if len(docs) < 2:
                 raise SourceError(f"corpus {config.train} has {len(docs)} document(s): a train/test split needs at least 2")
-            order = sorted(range(len(docs)), key=lambda d: _rank(config.seed, f"doc{d}"))
+            order = sorted(range(len(docs)), key=lambda d: seeded_key(config.seed, f"doc{d}"))
             n_test = max(1, round(len(docs) * config.test_fraction))
             test_ids = set(order[:n_test])
             train = [line for d, doc in enumerate(docs) if d not in test_ids for line in doc]
@@ -109,13 +103,7 @@ class WordPredBuilder(Builder):
         return load_frequencies(config.frequencies)
 
     def sources(self, config: Config) -> list[SourceInfo]:
-        out = []
-        for role, spec in (("train", config.train), ("test", config.test)):
-            if spec == GENSIM_WIKI:
-                info = gensim_wiki_info()
-                out.append(SourceInfo("corpus", f"{role}: {info.name}", info.version, info.detail))
-            else:
-                out.append(SourceInfo("corpus", f"{role}: {spec}", spec, f"text column '{config.text_column}'"))
+        out = [corpus_info(spec, config.text_column, role) for role, spec in (("train", config.train), ("test", config.test))]
         if config.frequencies != "train":
             out.append(load_frequencies(config.frequencies).info)
         try:
@@ -137,7 +125,7 @@ class WordPredBuilder(Builder):
         if not lines:
             raise SourceError(f"test corpus {config.test} has no line of {config.min_words}+ words")
         if config.max_lines is not None and config.max_lines < len(lines):
-            keep = sorted(range(len(lines)), key=lambda i: _rank(config.seed, f"line{i}"))[: config.max_lines]
+            keep = sorted(range(len(lines)), key=lambda i: seeded_key(config.seed, f"line{i}"))[: config.max_lines]
             lines = [lines[i] for i in sorted(keep)]
 
         edges = bin_edges(config)

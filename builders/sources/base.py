@@ -43,6 +43,11 @@ def sha8(data: bytes | str) -> str:
     return hashlib.sha256(data).hexdigest()[:8]
 
 
+def seeded_key(seed: int, key: str) -> str:
+    """A sort key that orders items in a seeded, stable pseudo-random order."""
+    return hashlib.sha256(f"{seed}:{key}".encode()).hexdigest()
+
+
 def file_sha8(*paths: Path) -> str:
     """First 8 hex digits of the SHA-256 over the bytes of ``paths`` (streamed)."""
     h = hashlib.sha256()

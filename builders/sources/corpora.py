@@ -77,6 +77,15 @@ def gensim_wiki_info() -> SourceInfo:
                       "Moses-tokenized sentence per line)", f"gensim-wiki-{pkg_version('gensim')}", _WIKI_FILE)
 
 
+def corpus_info(spec: str, text_column: str = "text", role: str = "") -> SourceInfo:
+    """The provenance record of a corpus spec (an hf/file corpus is named by its spec)."""
+    prefix = f"{role}: " if role else ""
+    if spec == GENSIM_WIKI:
+        info = gensim_wiki_info()
+        return SourceInfo("corpus", prefix + info.name, info.version, info.detail)
+    return SourceInfo("corpus", prefix + spec, spec, f"text column '{text_column}'")
+
+
 def gensim_wiki_documents() -> list[list[str]]:
     """Articles of the shortened Wikipedia dump in gensim's test data, as lists of tokenized sentences.
 

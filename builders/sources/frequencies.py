@@ -21,6 +21,7 @@ from .base import SourceInfo, sha8
 from .corpora import iter_corpus_lines
 
 PER_BILLION = 1e9
+WIKITEXT103_TRAIN_TOKENS = 103_227_021  # Dudy & Bedrick's counts are in WikiText-103's train split
 WORD_TOKEN = re.compile(r"[^\W_][\w.'-]*", re.UNICODE)
 
 
