@@ -50,7 +50,8 @@ class Scorer:
         raise NotImplementedError
 
     def plots(self, records: list[dict], summary: dict, folder: Path) -> list[str]:
-        return []
+        """Figures of one run (default: the comparison figures with this run alone)."""
+        return self.compare_plots([summary], folder)
 
     def compare_plots(self, summaries: list[dict], folder: Path) -> list[str]:
         """Figures with several runs side by side (``wordbench report --plots``)."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import plots
 from .base import Scorer
 
 SETS = ("rare", "common")
@@ -96,25 +97,14 @@ class ParaphraseScorer(Scorer):
         lines += [f"`{s['signature']}`" for s in summaries]
         return "\n".join(lines) + "\n"
 
-    def plots(self, records: list[dict], summary: dict, folder: Path) -> list[str]:
-        return self.compare_plots([summary], folder)
-
     def compare_plots(self, summaries: list[dict], folder: Path) -> list[str]:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, ax = plt.subplots(figsize=(6, 4))
+        fig, ax = plots.pyplot().subplots(figsize=(6, 4))
         width = 0.8 / max(1, len(summaries))
         for i, s in enumerate(summaries):
             rates = [100 * (s["metrics"].get(k, {}).get("hit_rate") or 0.0) for k in SETS]
-            ax.bar(np.arange(len(SETS)) + (i - (len(summaries) - 1) / 2) * width, rates, width, label=s["model"]["name"])
+            ax.bar(np.arange(len(SETS)) + plots.bar_offset(i, len(summaries), width), rates, width, label=s["model"]["name"])
         ax.set_xticks(np.arange(len(SETS)), SETS)
         ax.set_ylabel("% hits")
         ax.set_title("Paraphrase triples: hit rate")
         ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(folder / "hit_rate.png", dpi=120)
-        plt.close(fig)
-        return ["hit_rate.png"]
+        return [plots.save(fig, folder, "hit_rate.png")]

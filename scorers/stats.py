@@ -179,6 +179,7 @@ def tvd_test(docs_a: Sequence[Sequence[str]], docs_b: Sequence[Sequence[str]], n
         raise ValueError("a TVD test needs documents in both samples")
     matrix, _ = unigram_matrix(list(docs_a) + list(docs_b))
     n_a = len(docs_a)
+    total = np.asarray(matrix.sum(0))
 
     def batched(idx_a, idx_b, axis):
         single = np.ndim(idx_a) == 1
@@ -187,7 +188,7 @@ def tvd_test(docs_a: Sequence[Sequence[str]], docs_b: Sequence[Sequence[str]], n
         rows = np.repeat(np.arange(batch), idx_a.shape[1])
         pick = sparse.csr_matrix((np.ones(rows.size), (rows, idx_a.ravel())), shape=(batch, n))
         counts_a = np.asarray((pick @ matrix).todense())
-        counts_b = np.asarray(matrix.sum(0)) - counts_a
+        counts_b = total - counts_a
         p = counts_a / counts_a.sum(1, keepdims=True)
         q = counts_b / counts_b.sum(1, keepdims=True)
         result = 0.5 * np.abs(p - q).sum(1)

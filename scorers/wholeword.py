@@ -92,7 +92,7 @@ def summarize_steps(logprobs, vocab_tensors, targets=None) -> list[Step]:
     nxt = next_lp.cpu().numpy() if targets is not None else [None] * len(arrays[0])
     return [
         Step(arrays[0][i], arrays[1][i], arrays[2][i], arrays[3][i], float(arrays[4][i]), None if n is None or np.isnan(n) else float(n))
-        for i, n in zip(range(len(arrays[0])), nxt)
+        for i, n in enumerate(nxt)
     ]
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import plots
 from .base import Scorer
 
 PATTERNS = {
@@ -152,25 +153,18 @@ class WNLaMProScorer(Scorer):
         return "\n".join(lines)
 
     def plots(self, records: list[dict], summary: dict, folder: Path) -> list[str]:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        plt = plots.pyplot()
         names = []
         fig, ax = plt.subplots(figsize=(7, 4))
         width = 0.25
         for i, b in enumerate(BINS):
             values = [summary["metrics"][rel][b].get("mrr") or 0.0 for rel in RELATIONS]
-            ax.bar(np.arange(len(RELATIONS)) + (i - 1) * width, values, width, label=b)
+            ax.bar(np.arange(len(RELATIONS)) + plots.bar_offset(i, len(BINS), width), values, width, label=b)
         ax.set_xticks(np.arange(len(RELATIONS)), [SHORT[r] for r in RELATIONS])
         ax.set_ylabel("MRR")
         ax.set_title(f"WNLaMPro MRR by keyword frequency: {summary['model']['name']}")
         ax.legend()
-        fig.tight_layout()
-        fig.savefig(folder / "mrr_by_bin.png", dpi=120)
-        plt.close(fig)
-        names.append("mrr_by_bin.png")
+        names.append(plots.save(fig, folder, "mrr_by_bin.png"))
 
         # Figure 3: rank interval vs keyword-count interval for COHYPONYM+, columns normalised.
         count_edges = [0, 10, 100, 1000, 10000, float("inf")]
@@ -194,10 +188,7 @@ class WNLaMProScorer(Scorer):
         ax.set_ylabel("rank of the best target")
         ax.set_title("COHYPONYM+: rank vs keyword frequency")
         fig.colorbar(im, ax=ax, label="share of column")
-        fig.tight_layout()
-        fig.savefig(folder / "cohyponym_rank_heatmap.png", dpi=120)
-        plt.close(fig)
-        names.append("cohyponym_rank_heatmap.png")
+        names.append(plots.save(fig, folder, "cohyponym_rank_heatmap.png"))
         return names
 
 

@@ -10,11 +10,11 @@ reference that perf/wordpred.py and the tests compare against.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
+from . import plots
 from .base import Scorer
 from .wholeword import GREEDY_DEPTH, SEARCH_DEPTH, TOP, WordPrediction
 
@@ -148,16 +148,9 @@ class WordPredScorer(Scorer):
         lines += [f"`{s['signature']}`" for s in summaries]
         return "\n".join(lines) + "\n"
 
-    def plots(self, records: list[dict], summary: dict, folder: Path) -> list[str]:
-        return self.compare_plots([summary], folder)
-
     def compare_plots(self, summaries: list[dict], folder: Path) -> list[str]:
         """Figures 1-3 of the paper, one bar group or curve per run."""
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        plt = plots.pyplot()
         names = []
         width = 0.8 / max(1, len(summaries))
         for fname, key, title in (("type_coverage_by_bin.png", "type", "Type coverage by frequency bin (Figure 1)"),
@@ -165,18 +158,15 @@ class WordPredScorer(Scorer):
             fig, ax = plt.subplots(figsize=(7, 4))
             for i, s in enumerate(summaries):
                 bins = s["metrics"].get("bins", {})
-                for j, k in enumerate(("top1", "top10")):
+                for k in ("top1", "top10"):
                     values = [bins.get(b, {}).get(f"{key}_{k}") or 0.0 for b in BINS]
-                    ax.bar(np.arange(len(BINS)) + (i - (len(summaries) - 1) / 2) * width, values, width * (0.9 if k == "top10" else 0.5),
+                    ax.bar(np.arange(len(BINS)) + plots.bar_offset(i, len(summaries), width), values, width * (0.9 if k == "top10" else 0.5),
                            alpha=0.4 if k == "top10" else 1.0, color=f"C{i}", label=f"{s['model']['name']} {k}")
             ax.set_xticks(np.arange(len(BINS)), BINS)
             ax.set_ylabel("% covered")
             ax.set_title(title)
             ax.legend(fontsize=7)
-            fig.tight_layout()
-            fig.savefig(folder / fname, dpi=120)
-            plt.close(fig)
-            names.append(fname)
+            names.append(plots.save(fig, folder, fname))
         fig, ax = plt.subplots(figsize=(6, 4))
         for i, s in enumerate(summaries):
             soft = s["metrics"].get("soft", {})
@@ -188,10 +178,7 @@ class WordPredScorer(Scorer):
         ax.set_ylabel("% with soft hits")
         ax.set_title("Soft match (Figure 3)")
         ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(folder / "soft_match.png", dpi=120)
-        plt.close(fig)
-        names.append("soft_match.png")
+        names.append(plots.save(fig, folder, "soft_match.png"))
         return names
 
 
@@ -209,7 +196,7 @@ def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, i
     import torch
 
     vocab = model.words
-    boundary = torch.as_tensor(vocab.boundary)
+    boundary, ends = torch.as_tensor(vocab.boundary), torch.as_tensor(vocab.ends)
     decode = lambda ids: model.tokenizer.decode(ids, skip_special_tokens=False, clean_up_tokenization_spaces=False).strip()  # noqa: E731
     counter = counter if counter is not None else [0]
 
@@ -255,7 +242,6 @@ def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, i
         with torch.inference_mode():
             tf = torch.log_softmax(model.model(input_ids=torch.tensor([full], device=model.device)).logits[0].float(), -1).cpu()
         word_lp = sum(float(tf[len(context) + j - 1, t]) for j, t in enumerate(own))
-        ends = torch.as_tensor(vocab.ends)[: tf.shape[1]]
-        word_lp += float(torch.logsumexp(tf[-1].masked_fill(~ends, float("-inf")), -1))
+        word_lp += float(torch.logsumexp(tf[-1].masked_fill(~ends[: tf.shape[1]], float("-inf")), -1))
         out.append(WordPrediction(greedy, lp, len(path), greedy == target, hit10, word_lp, len(own)))
     return out

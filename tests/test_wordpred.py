@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from wordbench.benchmarks.hub import build, load_data
+from wordbench.benchmarks.hub import build
 from wordbench.builders.base import parse_overrides
 from wordbench.builders.errors import SourceError
 from wordbench.builders.wordpred import Config, WordPredBuilder, bin_edges

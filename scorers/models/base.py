@@ -50,6 +50,23 @@ class TokenScores:
         return float(sum(self.logprobs))
 
 
+class LineSteps:
+    """What the families' ``WordSteps`` share: each line's word-aligned token ids after ``prefix``."""
+
+    def __init__(self, model: "ScoringModel", lines: Sequence[Sequence[str]], prefix: Sequence[int] = ()):
+        self.model = model
+        vocab = model.words
+        self.vocab_tensors = (torch.as_tensor(vocab.boundary, device=model.device), torch.as_tensor(vocab.ends, device=model.device))
+        self.ids, self.starts = [], []  # starts[line][i]: first token of word i; one more entry = end of line
+        for words in lines:
+            ids, starts = model.word_tokens(words)
+            self.ids.append(list(prefix) + ids)
+            self.starts.append([s + len(prefix) for s in starts] + [len(prefix) + len(ids)])
+
+    def actual(self, line: int, word: int) -> list[int]:
+        return self.ids[line][self.starts[line][word] : self.starts[line][word + 1]]
+
+
 class ScoringModel:
     """Base of the families. ``family`` is "causal", "masked" or "encoder"."""
 
@@ -147,8 +164,8 @@ class ScoringModel:
         return [(i[m], v[m]) for i, v, m in zip(ids, values, keep)]
 
     # --- whole words (Dudy & Bedrick 2020) ------------------------------------------------------
-    def word_tokens(self, words: Sequence[str]) -> tuple[list[int], list[int], list[int]]:
-        """Encode ``" ".join(words)``: (token ids without special tokens, first token index of each word, end).
+    def word_tokens(self, words: Sequence[str]) -> tuple[list[int], list[int]]:
+        """Encode ``" ".join(words)``: (token ids without special tokens, first token index of each word).
 
         Raises ``ModelError`` when a token crosses a space, which would leave no word-aligned context.
         """
@@ -166,7 +183,7 @@ class ScoringModel:
             if pos == len(enc.ids) or (starts and enc.offsets[pos][0] < start - 1):
                 raise ModelError(f"{self.info.name}: a token crosses the space before {w!r}; whole-word prediction needs word-aligned tokens")
             starts.append(pos)
-        return enc.ids, starts, len(enc.ids)
+        return enc.ids, starts
 
     def _word_steps(self, lines: Sequence[Sequence[str]]) -> "wholeword.WordSteps":
         raise NotImplementedError(f"{self.family} models make no word predictions")

@@ -6,7 +6,7 @@ from typing import Sequence
 
 import torch
 
-from .base import Encoded, ScoringModel, TokenScores
+from .base import Encoded, LineSteps, ScoringModel, TokenScores
 
 
 class CausalLM(ScoringModel):
@@ -68,7 +68,7 @@ class CausalLM(ScoringModel):
         return _CausalLineSteps(self, lines)
 
 
-class _CausalLineSteps:
+class _CausalLineSteps(LineSteps):
     """Whole-word steps over a batch of lines: one teacher-forced pass with the KV cache kept.
 
     A prefix that follows the line's own tokens is read from that pass; any other prefix (a greedy
@@ -81,17 +81,9 @@ class _CausalLineSteps:
     def __init__(self, model: CausalLM, lines):
         from ..wholeword import summarize_steps
 
-        self.model = model
-        vocab = model.words
-        self.vocab_tensors = (torch.as_tensor(vocab.boundary, device=model.device), torch.as_tensor(vocab.ends, device=model.device))
-        bos = [model.bos_id] if model.bos_id is not None else []
-        if not bos:
+        if model.bos_id is None:
             raise ValueError("this tokenizer has no BOS or EOS token: the first word has no context to predict from")
-        self.ids, self.starts = [], []
-        for words in lines:
-            ids, starts, end = model.word_tokens(words)
-            self.ids.append(bos + ids)
-            self.starts.append([s + 1 for s in starts] + [end + 1])
+        super().__init__(model, lines, [model.bos_id])
         ids, mask = model.pad(self.ids)
         out = model.model(input_ids=ids, attention_mask=mask, use_cache=True)
         self.kv = [(layer.keys, layer.values) for layer in out.past_key_values.layers]
@@ -99,9 +91,6 @@ class _CausalLineSteps:
         for row, seq in enumerate(self.ids):
             logprobs = torch.log_softmax(out.logits[row, : len(seq)].float(), -1)
             self.table.append(summarize_steps(logprobs, self.vocab_tensors, seq[1:] + [-1]))
-
-    def actual(self, line: int, word: int) -> list[int]:
-        return self.ids[line][self.starts[line][word] : self.starts[line][word + 1]]
 
     def steps(self, requests):
         out = [None] * len(requests)

@@ -6,7 +6,7 @@ from typing import Sequence
 
 import torch
 
-from .base import Encoded, ScoringModel, TokenScores
+from .base import Encoded, LineSteps, ScoringModel, TokenScores
 
 
 class EncoderModel(ScoringModel):
@@ -77,21 +77,8 @@ class MaskedLM(EncoderModel):
         return out
 
 
-class _MaskedLineSteps:
+class _MaskedLineSteps(LineSteps):
     """Whole-word steps for a masked LM: ``[CLS] context path [MASK] [SEP]`` per prefix (footnote 9)."""
-
-    def __init__(self, model: MaskedLM, lines):
-        self.model = model
-        vocab = model.words
-        self.vocab_tensors = (torch.as_tensor(vocab.boundary, device=model.device), torch.as_tensor(vocab.ends, device=model.device))
-        self.ids, self.starts = [], []
-        for words in lines:
-            ids, starts, end = model.word_tokens(words)
-            self.ids.append(ids)
-            self.starts.append(starts + [end])
-
-    def actual(self, line: int, word: int) -> list[int]:
-        return self.ids[line][self.starts[line][word] : self.starts[line][word + 1]]
 
     def steps(self, requests):
         from ..wholeword import summarize_steps
