@@ -9,13 +9,9 @@ perf/results/wnlampro.json. Model: the packaged SmolLM2-135M GGUF (or --model).
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import time
-from pathlib import Path
 
-import torch
-
+from common import machine, sync, write_result
 from wordbench.benchmarks.cli import packaged_smollm2
 from wordbench.benchmarks.hub import load_data
 from wordbench.benchmarks.runner import select
@@ -47,21 +43,17 @@ def main():
     lefts, rights = [q[1] for q in queries], [q[2] for q in queries]
     scorer.predicted_words(model, lefts[:4], rights[:4])  # warm-up (word table, kernels)
 
-    def sync():
-        if model.device.type == "cuda":
-            torch.cuda.synchronize()
-
-    sync()
+    sync(model)
     t0 = time.perf_counter()
     batched = scorer.predicted_words(model, lefts, rights)
-    sync()
+    sync(model)
     t_batched = time.perf_counter() - t0
     found_bs = model.batch_size
 
     model.sizer.size, model.sizer.auto = 1, False
     t0 = time.perf_counter()
     single = [scorer.predicted_words(model, [l], [r])[0] for l, r in zip(lefts, rights)]
-    sync()
+    sync(model)
     t_single = time.perf_counter() - t0
 
     def ranks(words):
@@ -71,10 +63,7 @@ def main():
     same_top10 = sum(a[:10] == b[:10] for a, b in zip(batched, single))
     result = {
         "benchmark": "wnlampro top-100 word predictions per (entry, pattern) query",
-        "model": model.info.tag,
-        "device": str(model.device),
-        "cpu": platform.processor() or platform.machine(),
-        "torch_threads": torch.get_num_threads(),
+        **machine(model),
         "queries": len(queries),
         "batch_size": found_bs,
         "one_at_a_time_s": round(t_single, 3),
@@ -84,10 +73,7 @@ def main():
         "identical_ranks": f"{same_ranks}/{len(queries)}",
         "identical_top10": f"{same_top10}/{len(queries)}",
     }
-    out = Path(__file__).parent / "results" / f"wnlampro{'-' + model.device.type if model.device.type != 'cpu' else ''}.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    write_result("wnlampro", model, result)
     if same_ranks != len(queries):
         raise SystemExit(f"ranks differ on {len(queries) - same_ranks} queries")
 

@@ -12,13 +12,9 @@ the model to perf/results/wordpred.json. Model: the packaged SmolLM2-135M GGUF (
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import time
-from pathlib import Path
 
-import torch
-
+from common import machine, sync, write_result
 from wordbench.benchmarks.cli import packaged_smollm2
 from wordbench.benchmarks.hub import load_data
 from wordbench.benchmarks.runner import select
@@ -52,33 +48,26 @@ def main():
     model = load_model(args.model or str(packaged_smollm2()), device=args.device, batch_size=bs)
     model.predict_words(lines[:2], [(0, 1), (1, 1)])  # warm-up (word tables, kernels)
 
-    def sync():
-        if model.device.type == "cuda":
-            torch.cuda.synchronize()
-
     ours_tokens = [0]
     handle = count_tokens(model, ours_tokens)
-    sync()
+    sync(model)
     t0 = time.perf_counter()
     ours = model.predict_words(lines, events)
-    sync()
+    sync(model)
     t_ours = time.perf_counter() - t0
     handle.remove()
 
     naive_tokens = [0]
     t0 = time.perf_counter()
     naive = predict_words_naive(model, lines, events, naive_tokens)
-    sync()
+    sync(model)
     t_naive = time.perf_counter() - t0
 
     same = sum((a.greedy, a.hit1, a.hit10) == (b.greedy, b.hit1, b.hit10) for a, b in zip(ours, naive))
     max_lp_diff = max(abs(a.word_lp - b.word_lp) for a, b in zip(ours, naive))
     result = {
         "benchmark": "wordpred: greedy top-1, top-10 path search and whole-word log-prob for every word of 50 test lines",
-        "model": model.info.tag,
-        "device": str(model.device),
-        "cpu": platform.processor() or platform.machine(),
-        "torch_threads": torch.get_num_threads(),
+        **machine(model),
         "lines": len(lines),
         "events": len(events),
         "batch_size": model.batch_size,
@@ -94,10 +83,7 @@ def main():
         "top1_hits": sum(p.hit1 for p in ours),
         "top10_hits": sum(p.hit10 for p in ours),
     }
-    out = Path(__file__).parent / "results" / f"wordpred{'-' + model.device.type if model.device.type != 'cpu' else ''}.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    write_result("wordpred", model, result)
     if same != len(events):
         raise SystemExit(f"predictions differ on {len(events) - same} events")
 

@@ -1,0 +1,34 @@
+"""What the perf scripts share: device sync for honest timings, the machine record, the result file."""
+
+from __future__ import annotations
+
+import json
+import platform
+from pathlib import Path
+
+import torch
+
+
+def sync(model) -> None:
+    """Wait for queued GPU work so that a timer reads the real wall time."""
+    if model.device.type == "cuda":
+        torch.cuda.synchronize()
+
+
+def machine(model) -> dict:
+    return {
+        "model": model.info.tag,
+        "device": str(model.device),
+        "cpu": platform.processor() or platform.machine(),
+        "torch_threads": torch.get_num_threads(),
+    }
+
+
+def write_result(name: str, model, result: dict) -> Path:
+    """Write ``perf/results/<name>[-<device>].json`` and print it."""
+    suffix = "" if model.device.type == "cpu" else f"-{model.device.type}"
+    out = Path(__file__).parent / "results" / f"{name}{suffix}.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+    return out
