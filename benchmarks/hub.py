@@ -159,7 +159,7 @@ def load_data(name: str, spec: str | None = None, progress: bool = True) -> tupl
     bench = get(name)
     if spec is None:
         folder, meta = build(name, progress=progress)
-        return meta["signature"], _load_folder(folder, meta)
+        return meta["signature"], _load_folder(folder)
     path = Path(spec).expanduser()
     if path.is_dir():
         sig_file = path / SIGNATURE_FILE
@@ -168,7 +168,7 @@ def load_data(name: str, spec: str | None = None, progress: bool = True) -> tupl
         meta = json.loads(sig_file.read_text())
         if meta.get("benchmark") != name:
             raise ConfigError(f"{path} holds {meta.get('benchmark')} data, not {name}")
-        return meta["signature"], _load_folder(path, meta)
+        return meta["signature"], _load_folder(path)
     if path.is_file():
         return f"{name}-file:sha256-{file_sha8(path)}", bench.builder().read_file(path)
     if "/" in spec or "@" in spec:
@@ -176,7 +176,7 @@ def load_data(name: str, spec: str | None = None, progress: bool = True) -> tupl
     raise SourceError(f"data {spec} not found: give a dataset folder, a {name} file, or HUB_ID@REVISION")
 
 
-def _load_folder(folder: Path, meta: dict) -> dict[str, datasets.DatasetDict]:
+def _load_folder(folder: Path) -> dict[str, datasets.DatasetDict]:
     """Read the parquet files directly: ``load_dataset(folder)`` may serve a stale cache after a rebuild in place."""
     import pyarrow.parquet as pq
 
@@ -218,7 +218,7 @@ def publish(name: str, repo_id: str, version: str, local: Path | None = None, dr
         shutil.rmtree(folder)
     shutil.copytree(built, folder)
     builder = bench.builder()
-    data = _load_folder(folder, meta)
+    data = _load_folder(folder)
     (folder / "README.md").write_text(card_text(bench, data, meta, builder.summary(data), version, changelog))
     if dry_run:
         return folder
