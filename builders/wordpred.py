@@ -17,9 +17,9 @@ import datasets
 import numpy as np
 
 from .base import Builder
-from .errors import ConfigError, SourceError
+from .errors import SourceError
 from .sources.base import SourceInfo, seeded_key
-from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_documents, iter_corpus_lines
+from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_documents, iter_corpus_lines, split_documents
 from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, Frequencies, bin_of, corpus_frequencies, load_frequencies
 
 BINS = ("high", "mid", "low")
@@ -81,17 +81,10 @@ class WordPredBuilder(Builder):
 
     def _corpora(self, config: Config) -> tuple[list[str], list[str]]:
         """(train lines, test lines); a document-level seeded split when both specs are equal."""
-        if not 0 < config.test_fraction < 1:
-            raise ConfigError("test_fraction must be between 0 and 1")
         if config.train == config.test:
-            docs = list(iter_corpus_documents(config.train, config.text_column))
-            if len(docs) < 2:
-                raise SourceError(f"corpus {config.train} has {len(docs)} document(s): a train/test split needs at least 2")
-            order = sorted(range(len(docs)), key=lambda d: seeded_key(config.seed, f"doc{d}"))
-            n_test = max(1, round(len(docs) * config.test_fraction))
-            test_ids = set(order[:n_test])
-            train = [line for d, doc in enumerate(docs) if d not in test_ids for line in doc]
-            test = [line for d in sorted(test_ids) for line in docs[d]]
+            train_docs, test_docs = split_documents(list(iter_corpus_documents(config.train, config.text_column)), config.test_fraction, config.seed)
+            train = [line for doc in train_docs for line in doc]
+            test = [line for doc in test_docs for line in doc]
         else:
             train = list(iter_corpus_lines(config.train, config.text_column))
             test = list(iter_corpus_lines(config.test, config.text_column))

@@ -7,6 +7,9 @@ Monte Carlo (seeded) otherwise.
 
 from __future__ import annotations
 
+import functools
+import re
+import warnings
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -123,7 +126,9 @@ class TestResult:
 
 def ks_test(a, b) -> TestResult:
     """Two-sample Kolmogorov-Smirnov distance and p-value (scipy)."""
-    res = stats.ks_2samp(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+    with warnings.catch_warnings():  # ties make the exact method fall back to the asymptotic one; that is fine
+        warnings.simplefilter("ignore", RuntimeWarning)
+        res = stats.ks_2samp(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
     return TestResult(float(res.statistic), float(res.pvalue), "ks_2samp")
 
 
@@ -167,17 +172,38 @@ def unigram_matrix(documents: Sequence[Sequence[str]]) -> tuple[sparse.csr_matri
     return matrix, list(vocab)
 
 
-def tvd_test(docs_a: Sequence[Sequence[str]], docs_b: Sequence[Sequence[str]], n_resamples: int = 999, seed: int = 0) -> TestResult:
-    """TVD of the unigram distributions of two document samples, with a permutation test over documents.
+def _rank_ks_rows(p: np.ndarray, q: np.ndarray, max_rank: int = ZIPF_RANKS) -> np.ndarray:
+    """Row-wise KS distance of the rank-frequency distributions of count rows ``p`` and ``q``."""
+    def ranked(m):
+        m = -np.sort(-m, axis=1)[:, :max_rank]
+        return np.cumsum(m / m.sum(1, keepdims=True), 1)
 
-    Documents are reassigned between the samples (sizes kept); p = share of permutations with a TVD
-    at least the observed one. Each batch of permutations is one sparse matrix product.
+    return np.abs(ranked(p) - ranked(q)).max(1)
+
+
+UNIGRAM_STATISTICS = {
+    "tvd": lambda a, b: 0.5 * np.abs(a / a.sum(1, keepdims=True) - b / b.sum(1, keepdims=True)).sum(1),
+    "rank_ks": _rank_ks_rows,
+}
+
+
+def unigram_test(docs_a: Sequence[Sequence[str]], docs_b: Sequence[Sequence[str]], statistic: str = "tvd",
+                 n_resamples: int = 999, seed: int = 0) -> TestResult:
+    """A distance of two samples' unigram distributions with a permutation test over documents.
+
+    ``statistic`` is ``tvd`` (total variation distance) or ``rank_ks`` (KS distance of the rank-frequency
+    distributions). Documents are reassigned between the samples (sizes kept); p = share of
+    permutations with a distance at least the observed one. Each batch of 100 permutations is one
+    sparse matrix product.
     """
     from math import comb
 
     if not docs_a or not docs_b:
-        raise ValueError("a TVD test needs documents in both samples")
+        raise ValueError("a unigram test needs documents in both samples")
+    distance = UNIGRAM_STATISTICS[statistic]
     matrix, _ = unigram_matrix(list(docs_a) + list(docs_b))
+    if matrix.nnz == 0 or min(matrix[: len(docs_a)].nnz, matrix[len(docs_a):].nnz) == 0:
+        raise ValueError("a unigram test needs tokens in both samples")
     n_a = len(docs_a)
     total = np.asarray(matrix.sum(0))
 
@@ -187,14 +213,207 @@ def tvd_test(docs_a: Sequence[Sequence[str]], docs_b: Sequence[Sequence[str]], n
         batch, n = idx_a.shape[0], matrix.shape[0]
         rows = np.repeat(np.arange(batch), idx_a.shape[1])
         pick = sparse.csr_matrix((np.ones(rows.size), (rows, idx_a.ravel())), shape=(batch, n))
-        counts_a = np.asarray((pick @ matrix).todense())
-        counts_b = total - counts_a
-        p = counts_a / counts_a.sum(1, keepdims=True)
-        q = counts_b / counts_b.sum(1, keepdims=True)
-        result = 0.5 * np.abs(p - q).sum(1)
+        counts_a = (pick @ matrix).toarray()
+        result = distance(counts_a, total - counts_a)
         return result[0] if single else result
 
     idx = np.arange(matrix.shape[0])
     res = stats.permutation_test((idx[:n_a], idx[n_a:]), batched, vectorized=True, n_resamples=n_resamples,
                                  alternative="greater", rng=np.random.default_rng(seed), batch=100)
     return TestResult(float(np.squeeze(res.statistic)), float(res.pvalue), _method(n_resamples, comb(idx.size, n_a)))
+
+
+def tvd_test(docs_a, docs_b, n_resamples: int = 999, seed: int = 0) -> TestResult:
+    """TVD of two samples' unigram distributions with a document permutation test (``unigram_test``)."""
+    return unigram_test(docs_a, docs_b, "tvd", n_resamples, seed)
+
+
+# --- samples of documents: per-document quantities and the paper's comparisons ------------------
+
+# NLTK's English stopword list (nltk_data ``corpora/stopwords/english``, 179 words), kept as a constant
+# so that nothing needs downloading.
+STOPWORDS = frozenset("""
+i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself yourselves he
+him his himself she she's her hers herself it it's its itself they them their theirs themselves what
+which who whom this that that'll these those am is are was were be been being have has had having do
+does did doing a an the and but if or because as until while of at by for with about against between
+into through during before after above below to from up down in out on off over under again further
+then once here there when where why how all any both each few more most other some such no nor not
+only own same so than too very s t can will just don don't should should've now d ll m o re ve y ain
+aren aren't couldn couldn't didn didn't doesn doesn't hadn hadn't hasn hasn't haven haven't isn isn't
+ma mightn mightn't mustn mustn't needn needn't shan shan't shouldn shouldn't wasn wasn't weren weren't
+won won't wouldn wouldn't
+""".split())
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def is_symbol(token: str) -> bool:
+    """A token made only of punctuation, symbols or digits (no letter)."""
+    return _LETTER.search(token) is None
+
+
+class Sample:
+    """Documents (lists of whitespace tokens) with the per-document quantities the statistics read.
+
+    Tokens are coded once into integer ids (``codes``, with ``doc_of`` giving each token's document),
+    so that type counts of prefixes, stopword and symbol shares are array operations.
+    """
+
+    def __init__(self, documents: Sequence[Sequence[str]], vocab: dict[str, int] | None = None):
+        self.docs = [list(d) for d in documents]
+        if len(self.docs) < 2:
+            raise ValueError(f"a sample needs at least 2 documents, got {len(self.docs)}")
+        self.lengths = np.array([len(d) for d in self.docs], dtype=np.int64)
+        if self.lengths.sum() == 0:
+            raise ValueError("every document of the sample is empty")
+        self.vocab = vocab if vocab is not None else {}
+        self.codes = np.fromiter((self.vocab.setdefault(t, len(self.vocab)) for d in self.docs for t in d), np.int64, int(self.lengths.sum()))
+        self.doc_of = np.repeat(np.arange(len(self.docs)), self.lengths)
+        self.starts = np.concatenate([[0], np.cumsum(self.lengths)[:-1]])
+
+    @functools.cached_property
+    def counts(self) -> np.ndarray:
+        """Token count per vocabulary id (ids of this sample's vocabulary, possibly shared)."""
+        return np.bincount(self.codes, minlength=len(self.vocab))
+
+    def _share(self, flags: np.ndarray) -> np.ndarray:
+        """Per document, the share of its tokens with ``flags`` set (NaN for an empty document)."""
+        hits = np.bincount(self.doc_of, weights=flags[self.codes].astype(np.float64), minlength=len(self.docs))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return hits / self.lengths
+
+    def stopword_share(self) -> np.ndarray:
+        words = list(self.vocab)
+        return self._share(np.array([w in STOPWORDS for w in words], dtype=bool))
+
+    def symbol_share(self) -> np.ndarray:
+        return self._share(np.array([is_symbol(w) for w in list(self.vocab)], dtype=bool))
+
+    def new_type_flags(self, order: int = 1) -> np.ndarray:
+        """For each n-gram position of each document, whether it is the first occurrence of its type in the document."""
+        if order == 1:
+            keys = self.doc_of * len(self.vocab) + self.codes
+            doc_of = self.doc_of
+        else:
+            same_doc = self.doc_of[:-1] == self.doc_of[1:]
+            v = np.int64(len(self.vocab))
+            keys = (self.doc_of[:-1] * v + self.codes[:-1]) * v + self.codes[1:]
+            keys, doc_of = keys[same_doc], self.doc_of[:-1][same_doc]
+        flags = np.zeros(keys.size, dtype=bool)
+        flags[np.unique(keys, return_index=True)[1]] = True
+        return flags, doc_of
+
+    def prefix_types(self, grid: Sequence[int], order: int = 1) -> list[np.ndarray]:
+        """For each n in ``grid``, the number of distinct n-grams in the first n tokens of every document of length >= n."""
+        flags, doc_of = self.new_type_flags(order)
+        cumulative = np.cumsum(flags)
+        grams = np.maximum(self.lengths - (order - 1), 0)
+        gram_starts = np.concatenate([[0], np.cumsum(grams)[:-1]])
+        before = np.where(gram_starts > 0, cumulative[np.maximum(gram_starts - 1, 0)], 0)
+        out = []
+        for n in grid:
+            docs = np.flatnonzero(self.lengths >= max(n, order))
+            at = gram_starts[docs] + n - order  # index of the last n-gram inside the prefix
+            out.append(cumulative[at] - before[docs] if docs.size else np.zeros(0, dtype=np.int64))
+        return out
+
+    def types(self) -> np.ndarray:
+        """Distinct words per document."""
+        flags, doc_of = self.new_type_flags(1)
+        return np.bincount(doc_of, weights=flags, minlength=len(self.docs)).astype(np.int64)
+
+
+def length_grid(max_length: int, points: int = 40) -> np.ndarray:
+    """Log-spaced document lengths 1..max_length (distinct integers) for type-token curves."""
+    return np.unique(np.round(np.geomspace(1, max(max_length, 1), points)).astype(np.int64))
+
+
+def heaps_ks(sample: Sample, reference: Sample, min_docs: int = 5, order: int = 1) -> tuple[float, int]:
+    """Mean KS distance between the type counts of document prefixes of the same length, and the number of lengths.
+
+    At each length n of a log-spaced grid, the number of distinct n-grams in the first n tokens of
+    every document at least n long is compared between the samples; lengths where either sample
+    has fewer than ``min_docs`` documents are skipped. (nan, 0) when no length qualifies.
+    """
+    grid = length_grid(int(min(sample.lengths.max(), reference.lengths.max())))
+    distances = [stats.ks_2samp(a, b).statistic for a, b in zip(sample.prefix_types(grid, order), reference.prefix_types(grid, order))
+                 if a.size >= min_docs and b.size >= min_docs]
+    return (float(np.mean(distances)) if distances else float("nan")), len(distances)
+
+
+PER_DOCUMENT = ("length", "stopwords", "symbols")
+
+
+def per_document(sample: Sample) -> dict[str, np.ndarray]:
+    """Length, stopword share and symbol share of each document (empty documents have no shares)."""
+    stop, sym = sample.stopword_share(), sample.symbol_share()
+    return {"length": sample.lengths.astype(np.float64), "stopwords": stop[np.isfinite(stop)], "symbols": sym[np.isfinite(sym)]}
+
+
+def describe(sample: Sample, max_rank: int = ZIPF_RANKS) -> dict[str, float]:
+    """Statistics of one sample: size, Zipf exponent and fit, Heaps fit, mean length / stopword / symbol share."""
+    alpha = zipf_mle(sample.counts, max_rank)
+    positive = sample.lengths > 0
+    heaps = heaps_mle(sample.lengths[positive], sample.types()[positive]) if positive.sum() >= 2 else None
+    means = {f"{k}_mean": float(v.mean()) if v.size else float("nan") for k, v in per_document(sample).items()}
+    return {
+        "documents": len(sample.docs), "tokens": int(sample.lengths.sum()), "types": int((sample.counts > 0).sum()),
+        "zipf_alpha": alpha, "zipf_ks": zipf_ks(sample.counts, alpha, max_rank),
+        "heaps_K": heaps.K if heaps else float("nan"), "heaps_beta": heaps.beta if heaps else float("nan"),
+        **means,
+    }
+
+
+def compare(sample: Sample, reference: Sample, tests: bool = True, n_resamples: int = 999, seed: int = 0,
+            max_rank: int = ZIPF_RANKS, order: int = 1) -> dict[str, float]:
+    """Distances of ``sample`` to ``reference`` (the paper's Tables 2-3 and App. D), with p-values when ``tests``.
+
+    Zipf: KS of the sample's rank-frequency distribution to Zipf(alpha_sample), to Zipf(alpha_reference)
+    and to the reference's empirical one. Heaps: mean KS of prefix type counts per length. Unigrams:
+    TVD. Per document (length, stopword share, symbol share): two-sample KS, and the difference in
+    means. ``*_p`` are permutation p-values over documents (KS distances: scipy's ks_2samp p).
+    """
+    out = describe(sample, max_rank)
+    ref_alpha = zipf_mle(reference.counts, max_rank)
+    out["zipf_ks_ref_alpha"] = zipf_ks(sample.counts, ref_alpha, max_rank)
+    out["rank_ks"] = rank_ks(sample.counts, reference.counts, max_rank)
+    out["heaps_ks"], out["heaps_lengths"] = heaps_ks(sample, reference, order=order)
+    out["tvd"] = tvd(_count_dict(sample), _count_dict(reference))
+    if tests:
+        out["rank_ks_p"] = unigram_test(sample.docs, reference.docs, "rank_ks", n_resamples, seed).pvalue
+        out["tvd_p"] = unigram_test(sample.docs, reference.docs, "tvd", n_resamples, seed).pvalue
+    ref_values = per_document(reference)
+    for name, values in per_document(sample).items():
+        if values.size == 0 or ref_values[name].size == 0:
+            out[f"{name}_ks"] = out[f"{name}_diff"] = float("nan")
+            continue
+        ks = ks_test(values, ref_values[name])
+        out[f"{name}_ks"] = ks.statistic
+        out[f"{name}_diff"] = float(values.mean() - ref_values[name].mean())
+        if tests:
+            out[f"{name}_ks_p"] = ks.pvalue
+            out[f"{name}_diff_p"] = mean_difference_test(values, ref_values[name], n_resamples, seed).pvalue
+    return out
+
+
+def _count_dict(sample: Sample) -> dict[str, int]:
+    words = list(sample.vocab)
+    return {words[i]: int(c) for i, c in enumerate(sample.counts) if c}
+
+
+def null_rejection_rates(documents: Sequence[Sequence[str]], size: int, repeats: int = 100, alpha: float = 0.05,
+                         n_resamples: int = 199, seed: int = 0) -> dict[str, float]:
+    """Calibration of the tests: the share of p < ``alpha`` over ``repeats`` pairs of disjoint random samples
+    of ``size`` documents each from the same pool. A calibrated test rejects at about ``alpha``."""
+    if 2 * size > len(documents):
+        raise ValueError(f"two disjoint samples of {size} need {2 * size} documents; the pool has {len(documents)}")
+    rng = np.random.default_rng(seed)
+    rejected: dict[str, list[bool]] = {}
+    for r in range(repeats):
+        pick = rng.permutation(len(documents))[: 2 * size]
+        a, b = Sample([documents[i] for i in pick[:size]]), Sample([documents[i] for i in pick[size:]])
+        result = compare(a, b, tests=True, n_resamples=n_resamples, seed=seed + r)
+        for key, value in result.items():
+            if key.endswith("_p"):
+                rejected.setdefault(key, []).append(value < alpha)
+    return {key: float(np.mean(v)) for key, v in rejected.items()}

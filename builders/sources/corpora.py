@@ -9,8 +9,8 @@ from importlib.metadata import version as pkg_version
 from pathlib import Path
 from typing import Iterator
 
-from ..errors import DataFormatError, SourceError
-from .base import SourceInfo, cache_dir, offline
+from ..errors import ConfigError, DataFormatError, SourceError
+from .base import SourceInfo, cache_dir, offline, seeded_key
 
 
 def iter_corpus_lines(spec: str, text_column: str = "text") -> Iterator[str]:
@@ -144,3 +144,14 @@ def iter_corpus_documents(spec: str, text_column: str = "text") -> Iterator[list
             doc = []
     if doc:
         yield doc
+
+
+def split_documents(docs: list, test_fraction: float, seed: int) -> tuple[list, list]:
+    """A seeded document-level split: (train documents, test documents), each in corpus order."""
+    if not 0 < test_fraction < 1:
+        raise ConfigError("test_fraction must be between 0 and 1")
+    if len(docs) < 2:
+        raise SourceError(f"the corpus has {len(docs)} document(s): a train/test split needs at least 2")
+    order = sorted(range(len(docs)), key=lambda d: seeded_key(seed, f"doc{d}"))
+    test_ids = set(order[: max(1, round(len(docs) * test_fraction))])
+    return [d for i, d in enumerate(docs) if i not in test_ids], [d for i, d in enumerate(docs) if i in test_ids]

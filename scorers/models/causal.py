@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 import torch
 
 from .base import Encoded, LineSteps, ScoringModel, TokenScores
+
+STRATEGIES = ("ancestral", "nucleus", "beam", "greedy")
+
+
+@dataclass(frozen=True)
+class Generation:
+    text: str  # the continuation, special tokens removed
+    tokens: int  # model tokens generated (EOS included)
+    finished: bool  # ended with EOS; False = cut at max_new_tokens
 
 
 class CausalLM(ScoringModel):
@@ -66,6 +76,53 @@ class CausalLM(ScoringModel):
 
     def _word_steps(self, lines):
         return _CausalLineSteps(self, lines)
+
+    def generate(self, prompts: Sequence[str], strategy: str = "ancestral", max_new_tokens: int = 256,
+                 top_p: float = 0.95, beams: int = 5, seed: int = 0) -> list[Generation]:
+        """Continue each prompt ("" = unconditional, from BOS) until EOS or ``max_new_tokens``.
+
+        Strategies: ``ancestral`` (sampling from the full distribution), ``nucleus`` (top-p),
+        ``beam`` (beam sampling: candidates sampled, the most probable kept on a beam of ``beams``),
+        ``greedy``. Sampling is seeded (one seed per call; results depend on the batch size).
+        The model's own generation defaults (top-k, temperature, repetition penalty) are not used.
+        """
+        from transformers import GenerationConfig
+
+        if strategy not in STRATEGIES:
+            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+        if self.bos_id is None and any(not p for p in prompts):
+            raise ValueError(f"{self.info.name} has no BOS or EOS token to start from: give prompts")
+        eos = self.tokenizer.eos_token_id
+        sampling = strategy != "greedy"
+        # Unset fields would be filled from the checkpoint's generation_config, so every knob is explicit.
+        config = GenerationConfig(
+            max_new_tokens=max_new_tokens, min_length=0, do_sample=sampling, num_beams=beams if strategy == "beam" else 1,
+            **({"top_k": 0, "top_p": top_p if strategy == "nucleus" else 1.0, "temperature": 1.0, "typical_p": 1.0,
+                "epsilon_cutoff": 0.0, "eta_cutoff": 0.0} if sampling else {}),
+            repetition_penalty=1.0, no_repeat_ngram_size=0, length_penalty=1.0,
+            eos_token_id=eos, pad_token_id=self.pad_id, bos_token_id=self.bos_id,
+        )
+        encoded = [self.encode(p.rstrip()).ids for p in prompts]
+
+        def run(batch):
+            width = max(len(e) for e in batch)
+            ids = torch.full((len(batch), width), self.pad_id, dtype=torch.long)
+            mask = torch.zeros_like(ids)
+            for row, e in enumerate(batch):  # left padding: every prompt ends where generation starts
+                ids[row, width - len(e):] = torch.tensor(e)
+                mask[row, width - len(e):] = 1
+            out = self.model.generate(input_ids=ids.to(self.device), attention_mask=mask.to(self.device), generation_config=config)
+            results = []
+            for row in out[:, width:].tolist():
+                end = row.index(eos) + 1 if eos is not None and eos in row else len(row)
+                text = self.tokenizer.decode(row[:end], skip_special_tokens=True, clean_up_tokenization_spaces=False)
+                results.append(Generation(text, end, eos is not None and eos in row))
+            return results
+
+        devices = [self.device.index or 0] if self.device.type == "cuda" else []
+        with torch.random.fork_rng(devices=devices):
+            torch.manual_seed(seed)
+            return self.batched(encoded, [len(e) for e in encoded], run, f"generate ({strategy})")
 
 
 class _CausalLineSteps(LineSteps):
