@@ -94,7 +94,7 @@ def publish(name, repo_id, version, local, dry_run, changelog, private, override
 def model_options(fn):
     for option in reversed(
         [
-            click.option("--model", "model_name", required=True, help="HF id, local folder, or .gguf file."),
+            click.option("--model", "model_name", help="HF id, local folder, or .gguf file (required unless --samples)."),
             click.option("--family", type=click.Choice(["causal", "masked", "encoder"]), help="Override the detected model family."),
             click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda, cuda:N, mps, or shard (split over all GPUs)."),
             click.option("--dtype", default="auto", show_default=True, help="auto (bf16 on GPU, else float32), float32, bfloat16, float16."),
@@ -127,17 +127,28 @@ def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_
 @click.option("--out", type=click.Path(path_type=Path), default=Path("runs"), show_default=True, help="Root of the run folders.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A scoring option (repeatable; part of the run signature): paraphrase layer=N (BERTScore layer), wordpred dudy2020=true.")
 @click.option("--dudy2020", is_flag=True, help="wordpred: the seed repo's metric definitions (ppx = mean -ln p of hits, +100 per miss; T over high+mid types).")
+@click.option("--samples", type=click.Path(exists=True, dir_okay=False), help="tendencies: score generated text you bring (one sample per line, or jsonl with text[/strategy]) instead of a model.")
 @user_errors
-def score(name, model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, data, split, limit, data_config, out, options, dudy2020):
-    """Score a model on benchmark NAME; a rerun resumes an interrupted run."""
+def score(name, model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, data, split, limit, data_config, out, options, dudy2020, samples):
+    """Score a model on benchmark NAME; a rerun resumes an interrupted run.
+
+    \b
+    tendencies options (--option KEY=VALUE): strategies=ancestral,nucleus,beam,greedy  n=1000 (samples per
+    strategy)  max_new_tokens=512  top_p=0.95  beams=5  seed=0  prompts=FILE  unfinished=keep|drop
+    n_resamples=999  baseline_draws=10  bigrams=true  backend=hf|vllm
+    """
     from .registry import get
     from .runner import score as do_score
 
     opts = _options(options)
     if dudy2020:
         opts["dudy2020"] = True
+    if samples:
+        opts["samples"] = samples
     get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
-    model = _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
+    if (model_name is None) == (not samples):
+        raise click.UsageError("give --model, or (tendencies) --samples FILE, not both")
+    model = None if model_name is None else _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
     run = do_score(name, model, data, split, limit, out, data_config, **opts)
     click.echo((run.path / "report.md").read_text())
     click.echo(f"run folder: {run.path}")

@@ -40,18 +40,18 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
 
     bench = get(name)
     scorer = bench.scorer(**options)
-    scorer.check_model(model)
+    info = scorer.run_info(model)
     data_sig, dataset = load_data(name, data, progress=progress)
-    items = select(dataset, config, split, limit)
     scorer.prepare(dataset)
+    items = scorer.work_items(select(dataset, config, split, limit))
     settings = {"config": config, "split": split, "limit": limit if limit is not None else "all", **scorer.settings}
-    signature = run_signature(data_sig, model.info.tag, settings)
-    run = RunFolder.for_run(out, name, model.info.name, signature)
+    signature = run_signature(data_sig, info.tag, settings)
+    run = RunFolder.for_run(out, name, info.name, signature)
 
     done = run.done_ids()
     todo = [it for it in items if it["id"] not in done]
     start = time.perf_counter()
-    with tqdm(total=len(items), initial=len(items) - len(todo), desc=f"{name} {model.info.name}", disable=not progress) as bar:
+    with tqdm(total=len(items), initial=len(items) - len(todo), desc=f"{name} {info.name}", disable=not progress) as bar:
         for i in range(0, len(todo), scorer.chunk_size):
             chunk = todo[i : i + scorer.chunk_size]
             run.append(scorer.score(model, chunk))
@@ -63,14 +63,14 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     summary = {
         "benchmark": name,
         "signature": signature,
-        "model": {"name": model.info.name, "version": model.info.version, "family": model.info.family, "dtype": model.info.dtype},
+        "model": {"name": info.name, "version": info.version, "family": info.family, "dtype": info.dtype},
         "split": split,
         "n": len(records),
         "options": scorer.options,
         "metrics": scorer.summarize(records),
         "versions": library_versions(),
-        "device": str(model.device),
-        "batch_size": model.batch_size,
+        "device": str(model.device) if model is not None else None,
+        "batch_size": model.batch_size if model is not None else None,
         "wall_s": round(elapsed, 2),
         "items_scored_now": len(todo),
         "items_per_s": round(len(todo) / elapsed, 2) if todo and elapsed > 0 else None,

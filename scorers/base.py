@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
-from .models import ModelError, ScoringModel
+from .models import ModelError, ModelInfo, ScoringModel
 
 
 class Scorer:
@@ -35,6 +35,17 @@ class Scorer:
                 f"{self.name} needs a {' or '.join(self.families)} model; {model.info.name} is {model.family}"
                 + (" (no LM head)" if model.family == "encoder" else "")
             )
+
+    def run_info(self, model: ScoringModel | None) -> ModelInfo:
+        """What the run scores (the model, by default): its name and version go into the signature."""
+        if model is None:
+            raise ModelError(f"{self.name} needs a model (--model)")
+        self.check_model(model)
+        return model.info
+
+    def work_items(self, rows: list[dict]) -> list[dict]:
+        """The items to score, from the selected dataset rows (by default the rows themselves)."""
+        return rows
 
     def prepare(self, data: dict) -> None:
         """Read what scoring needs beyond the items (e.g. another config of the dataset); called once per run."""

@@ -336,7 +336,7 @@ def heaps_ks(sample: Sample, reference: Sample, min_docs: int = 5, order: int = 
     has fewer than ``min_docs`` documents are skipped. (nan, 0) when no length qualifies.
     """
     grid = length_grid(int(min(sample.lengths.max(), reference.lengths.max())))
-    distances = [stats.ks_2samp(a, b).statistic for a, b in zip(sample.prefix_types(grid, order), reference.prefix_types(grid, order))
+    distances = [ks_test(a, b).statistic for a, b in zip(sample.prefix_types(grid, order), reference.prefix_types(grid, order))
                  if a.size >= min_docs and b.size >= min_docs]
     return (float(np.mean(distances)) if distances else float("nan")), len(distances)
 

@@ -147,6 +147,7 @@ def load_model(
     if device != "shard":
         model.to(dev)
     version = _local_version(path) if local else (revision or getattr(config, "_commit_hash", None) or "main")
-    info = ModelInfo(_display_name(path) if local else name_or_path, version, family, SHORT.get(torch_dtype, str(torch_dtype)))
+    info = ModelInfo(_display_name(path) if local else name_or_path, version, family, SHORT.get(torch_dtype, str(torch_dtype)),
+                     {"source": str(path) if local else name_or_path, "revision": revision})
     cls = {"causal": CausalLM, "masked": MaskedLM, "encoder": EncoderModel}[family]
     return cls(model, tokenizer, info, model.device if device == "shard" else dev, batch_size)

@@ -1,0 +1,271 @@
+"""Statistical tendencies of generated text (Meister & Cotterell 2021, "Language Model Evaluation Beyond Perplexity").
+
+A causal model generates N samples per decoding strategy (or the user brings a file of samples); each
+sample is preprocessed as the reference (lower-case, Moses tokens) and the samples of one strategy are
+compared with the reference: Zipf and Heaps fits, KS distances, TVD of the unigram distribution and
+per-document length / stopword / symbol shares, with permutation tests (``stats.compare``). Equally
+sized samples of the human ``train`` split give the spread of each statistic between human texts.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from wordbench.builders.errors import ConfigError, DataFormatError
+from wordbench.builders.sources.base import file_sha8, seeded_key
+from wordbench.builders.tendencies import Normalizer
+
+from . import stats
+from .base import Scorer
+from .models import ModelInfo
+from .models.causal import STRATEGIES
+
+CURVE_POINTS = 40
+
+
+@dataclass
+class Options:
+    strategies: str = ",".join(STRATEGIES)  # comma-separated subset of ancestral, nucleus, beam, greedy
+    n: int = 1000  # samples per strategy (the paper: 1M)
+    max_new_tokens: int = 512  # a sample that reaches it without EOS is unfinished
+    top_p: float = 0.95
+    beams: int = 5
+    seed: int = 0
+    prompts: str | None = None  # file with one prompt per line (default: unconditional, from BOS)
+    samples: str | None = None  # score a file of samples (one per line, or jsonl with text[/strategy]) instead of a model
+    unfinished: str = "keep"  # keep | drop samples cut at max_new_tokens
+    n_resamples: int = 999  # permutations per test
+    baseline_draws: int = 10  # human samples drawn from the train split per sample size
+    bigrams: bool = False  # type-token curves of bigrams as well
+    backend: str = "hf"  # hf | vllm (GPU, large N; ancestral, nucleus and greedy)
+
+
+class TendenciesScorer(Scorer):
+    name = "tendencies"
+    families = ("causal",)
+    chunk_size = 64
+    option_names = tuple(Options.__dataclass_fields__)
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        try:
+            self.opts = Options(**options)
+        except TypeError as exc:
+            raise ConfigError(f"tendencies: {exc}") from None
+        o = self.opts
+        self.strategies = [s.strip() for s in str(o.strategies).split(",") if s.strip()]
+        bad = [s for s in self.strategies if s not in STRATEGIES]
+        if bad or not self.strategies:
+            raise ConfigError(f"tendencies: unknown strategy {', '.join(bad) or '(none)'}; choose from {', '.join(STRATEGIES)}")
+        if o.unfinished not in ("keep", "drop"):
+            raise ConfigError("tendencies: unfinished must be keep or drop")
+        if o.backend not in ("hf", "vllm"):
+            raise ConfigError("tendencies: backend must be hf or vllm")
+        if int(o.n) < 2:
+            raise ConfigError("tendencies: n must be at least 2 samples per strategy")
+        self.normalize = Normalizer()
+        self.reference: list[list[str]] = []
+        self.train: list[list[str]] = []
+        self._vllm = None
+        self._greedy: dict = {}
+
+    @property
+    def settings(self) -> dict[str, object]:
+        o = self.opts
+        if o.samples:
+            return {"samples": Path(o.samples).name, "unfinished": o.unfinished, "n_resamples": o.n_resamples, "seed": o.seed}
+        return {"strategies": ",".join(self.strategies), "n": o.n, "max_new_tokens": o.max_new_tokens, "top_p": o.top_p,
+                "beams": o.beams, "seed": o.seed, "prompts": _file_tag(o.prompts), "unfinished": o.unfinished,
+                "n_resamples": o.n_resamples, "backend": o.backend}
+
+    # --- what is scored ---------------------------------------------------------------------------
+    def run_info(self, model) -> ModelInfo:
+        if self.opts.samples:
+            path = Path(self.opts.samples)
+            if not path.is_file():
+                raise ConfigError(f"samples file {path} does not exist")
+            return ModelInfo(path.name, f"sha256-{file_sha8(path)}", "samples", "n/a")
+        return super().run_info(model)
+
+    def prepare(self, data: dict) -> None:
+        splits = data.get("default", {})
+        if "train" in splits:
+            self.train = [t.split() for t in splits["train"]["text"]]
+
+    def work_items(self, rows: list[dict]) -> list[dict]:
+        """The reference is the selected rows; the items are the samples to generate or read."""
+        self.reference = [r["text"].split() for r in rows]
+        if len(self.reference) < 2:
+            raise ConfigError(f"the reference has {len(self.reference)} document(s); the statistics need at least 2")
+        if self.opts.samples:
+            return read_samples(Path(self.opts.samples))
+        prompts = [line for _, line in _read_lines(Path(self.opts.prompts))] if self.opts.prompts else [""]
+        if not prompts:
+            raise ConfigError(f"prompts file {self.opts.prompts} has no prompt")
+        return [{"id": f"{s}-{i:07d}", "strategy": s, "prompt": prompts[i % len(prompts)]}
+                for s in self.strategies for i in range(int(self.opts.n))]
+
+    def score(self, model, items: list[dict]) -> list[dict]:
+        if self.opts.samples:
+            return [self._record(it, it["text"], None, None) for it in items]
+        records = []
+        for strategy in dict.fromkeys(it["strategy"] for it in items):
+            group = [it for it in items if it["strategy"] == strategy]
+            seed = int(seeded_key(self.opts.seed, group[0]["id"])[:8], 16)  # one seed per chunk, stable across reruns
+            prompts = [it["prompt"] for it in group]
+            if strategy == "greedy":  # deterministic: each distinct prompt is decoded once (unconditional: one text)
+                todo = [p for p in dict.fromkeys(prompts) if p not in self._greedy]
+                if todo:
+                    self._greedy.update(zip(todo, self._generate(model, todo, strategy, seed)))
+                generations = [self._greedy[p] for p in prompts]
+            else:
+                generations = self._generate(model, prompts, strategy, seed)
+            records += [self._record(it, g.text, g.tokens, g.finished) for it, g in zip(group, generations)]
+        return records
+
+    def _generate(self, model, prompts: list[str], strategy: str, seed: int):
+        o = self.opts
+        generate = model.generate
+        if o.backend == "vllm":
+            if self._vllm is None:
+                from .models.vllm_backend import VLLMGenerator
+
+                self._vllm = VLLMGenerator(model.info.extra.get("source", model.info.name), model.info.extra.get("revision"))
+            generate = self._vllm.generate
+        return generate(prompts, strategy, int(o.max_new_tokens), float(o.top_p), int(o.beams), seed)
+
+    def _record(self, item: dict, text: str, tokens: int | None, finished: bool | None) -> dict:
+        words = self.normalize(text)
+        return {"id": item["id"], "strategy": item["strategy"], "prompt": item.get("prompt", ""), "text": text,
+                "words": " ".join(words), "length": len(words), "model_tokens": tokens, "finished": finished}
+
+    # --- statistics -------------------------------------------------------------------------------
+    def summarize(self, records: list[dict]) -> dict:
+        o = self.opts
+        reference = stats.Sample(self.reference)
+        ref_desc = stats.describe(reference)
+        groups: dict[str, list[dict]] = {}
+        for r in records:
+            groups.setdefault(r["strategy"], []).append(r)
+        samples, skipped = {}, {}
+        baselines: dict[int, dict] = {}
+        max_len = int(reference.lengths.max())
+        for name, recs in groups.items():
+            unfinished = sum(1 for r in recs if r["finished"] is False)
+            kept = [r for r in recs if not (o.unfinished == "drop" and r["finished"] is False)]
+            docs = [r["words"].split() for r in kept]
+            try:
+                sample = stats.Sample(docs)
+            except ValueError as exc:
+                skipped[name] = f"{len(recs)} samples, {len(kept)} kept: {exc}"
+                continue
+            result = stats.compare(sample, reference, True, int(o.n_resamples), int(o.seed), order=1)
+            result.update(samples=len(recs), unfinished=unfinished / len(recs), kept=len(kept),
+                          model_tokens_mean=_mean([r["model_tokens"] for r in recs]))
+            if o.bigrams:
+                result["heaps_ks_bigrams"], _ = stats.heaps_ks(sample, reference, order=2)
+            result["curves"] = _curves(sample, o.bigrams)
+            samples[name] = result
+            max_len = max(max_len, int(sample.lengths.max()))
+            if self.train and len(docs) not in baselines:
+                baselines[len(docs)] = self._human_baseline(reference, len(docs))
+        if not samples:
+            raise DataFormatError("no strategy has enough samples to compare: " + "; ".join(f"{k}: {v}" for k, v in skipped.items()))
+        return {"reference": {**ref_desc, "curves": _curves(reference, o.bigrams)}, "samples": samples, "skipped": skipped,
+                "human": {str(k): v for k, v in baselines.items()}}
+
+    def _human_baseline(self, reference: stats.Sample, size: int) -> dict:
+        """Mean and standard deviation of each distance over samples of ``size`` train documents (no tests)."""
+        rng = np.random.default_rng(self.opts.seed)
+        draws = []
+        for _ in range(int(self.opts.baseline_draws)):
+            pick = rng.choice(len(self.train), size=min(size, len(self.train)), replace=False)
+            try:
+                draws.append(stats.compare(stats.Sample([self.train[i] for i in pick]), reference, tests=False))
+            except ValueError:
+                continue
+        keys = [k for k in (draws[0] if draws else {}) if isinstance(draws[0][k], float)]
+        spread = {k: _mean_std([d[k] for d in draws]) for k in keys}
+        return {"draws": len(draws), "size": min(size, len(self.train)),
+                "mean": {k: m for k, (m, _) in spread.items()}, "std": {k: sd for k, (_, sd) in spread.items()}}
+
+    # --- report -----------------------------------------------------------------------------------
+    def report(self, summaries: list[dict]) -> str:
+        from .tendencies_report import report
+
+        return report(summaries)
+
+    def compare_plots(self, summaries: list[dict], folder: Path) -> list[str]:
+        from .tendencies_report import figures
+
+        return figures(summaries, folder)
+
+
+def _mean(values) -> float | None:
+    values = [v for v in values if v is not None]
+    return float(np.mean(values)) if values else None
+
+
+def _mean_std(values) -> tuple[float, float]:
+    """Mean and sample standard deviation of the finite values (NaN where too few)."""
+    v = np.array([x for x in values if np.isfinite(x)], dtype=np.float64)
+    return (float(v.mean()) if v.size else float("nan")), (float(v.std(ddof=1)) if v.size > 1 else float("nan"))
+
+
+def _curves(sample: stats.Sample, bigrams: bool) -> dict:
+    """Compact curves for the figures: rank-frequency at log-spaced ranks, mean prefix types per length, quantiles."""
+    freq = np.sort(sample.counts[sample.counts > 0])[::-1] / sample.counts.sum()
+    ranks = stats.length_grid(freq.size, 60)
+    grid = stats.length_grid(int(sample.lengths.max()), CURVE_POINTS)
+    out = {"ranks": ranks.tolist(), "freq": freq[ranks - 1].tolist(), "lengths": grid.tolist()}
+    for order in (1, 2) if bigrams else (1,):
+        prefix = sample.prefix_types(grid, order)
+        out[f"types{order}"] = [float(p.mean()) if p.size else None for p in prefix]
+    q = np.linspace(0, 1, 51)
+    for name, values in stats.per_document(sample).items():
+        out[f"q_{name}"] = np.quantile(values, q).tolist() if values.size else []
+    return out
+
+
+def _file_tag(path: str | None) -> str:
+    return f"{Path(path).name}@{file_sha8(Path(path))}" if path and Path(path).is_file() else (path or "none")
+
+
+def _read_lines(path: Path) -> list[tuple[int, str]]:
+    """(line number, line) of the non-empty lines of a UTF-8 text file; a line that is not UTF-8 is an error naming it."""
+    if not path.is_file():
+        raise ConfigError(f"{path} does not exist")
+    out = []
+    with open(path, "rb") as f:
+        for lineno, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as exc:
+                raise DataFormatError(f"{path}:{lineno}: not UTF-8 ({exc.reason} at byte {exc.start}); re-encode the file") from None
+            if line.strip():
+                out.append((lineno, line))
+    return out
+
+
+def read_samples(path: Path) -> list[dict]:
+    """Samples a user brings: one per non-empty line, or jsonl objects with ``text`` (and optionally ``strategy``)."""
+    items = []
+    for n, (lineno, line) in enumerate(_read_lines(path)):
+        strategy = "samples"
+        if path.suffix == ".jsonl":
+            try:
+                obj = json.loads(line)
+                text, strategy = obj["text"], str(obj.get("strategy", strategy))
+            except (ValueError, KeyError, TypeError):
+                raise DataFormatError(f"{path}:{lineno}: not a JSON object with a 'text' field") from None
+        else:
+            text = line
+        items.append({"id": f"sample-{n:07d}", "strategy": strategy, "text": text})
+    if len(items) < 2:
+        raise DataFormatError(f"{path} holds {len(items)} sample(s); the statistics need at least 2 (one per line)")
+    return items
+

@@ -1,0 +1,202 @@
+"""tendencies (Meister & Cotterell 2021): reference builder, sample statistics, generation, scorer, --samples."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from wordbench.benchmarks.cli import cli
+from wordbench.benchmarks.hub import build
+from wordbench.benchmarks.runner import score
+from wordbench.builders.errors import ConfigError, DataFormatError
+from wordbench.builders.tendencies import Normalizer
+from wordbench.scorers import stats
+from wordbench.scorers.models import load_model
+from wordbench.scorers.tendencies import TendenciesScorer, read_samples
+from wordbench.scorers.tendencies_report import stars
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    """40 small documents separated by blank lines."""
+    path = tmp_path_factory.mktemp("tendencies") / "corpus.txt"
+    rng = np.random.default_rng(0)
+    words = "the dog is a kind of animal and cat tree flower grows in garden , . 1990 big small".split()
+    docs = []
+    for d in range(40):
+        lines = [" ".join(rng.choice(words, size=rng.integers(4, 12))).capitalize() for _ in range(rng.integers(1, 4))]
+        docs.append("\n".join(lines))
+    path.write_text("\n\n".join(docs) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def reference(corpus, tmp_path_factory):
+    out = tmp_path_factory.mktemp("ref")
+    return build("tendencies", [f"corpus={corpus}", "test_fraction=0.5"], out=out / "a", progress=False)[0]
+
+
+def test_builder_splits_documents_and_preprocesses_as_the_paper(reference, corpus, tmp_path):
+    again = build("tendencies", [f"corpus={corpus}", "test_fraction=0.5"], out=tmp_path / "b", progress=False)[0]
+    for split in ("test", "train"):
+        assert (reference / "data" / "default" / f"{split}-00000-of-00001.parquet").read_bytes() == \
+               (again / "data" / "default" / f"{split}-00000-of-00001.parquet").read_bytes()
+    import datasets
+
+    data = datasets.load_dataset(str(reference))
+    assert len(data["test"]) == 20 and len(data["train"]) == 20
+    assert not set(data["test"]["text"]) & set(data["train"]["text"])
+    for row in data["test"]:
+        assert row["text"] == row["text"].lower() and row["length"] == len(row["text"].split())
+    assert Normalizer()("Don't stop, Mr. Smith!") == ["don", "'t", "stop", ",", "mr.", "smith", "!"]
+
+
+def test_builder_errors(corpus, tmp_path):
+    with pytest.raises(ConfigError, match="unit must be one of"):
+        build("tendencies", [f"corpus={corpus}", "unit=page"], out=tmp_path / "x", progress=False)
+    one = tmp_path / "one.txt"
+    one.write_text("just one document here\n")
+    with pytest.raises(Exception, match="at least 2"):
+        build("tendencies", [f"corpus={one}"], out=tmp_path / "y", progress=False)
+
+
+def test_sample_quantities_by_hand():
+    assert len(stats.STOPWORDS) == 179 and "the" in stats.STOPWORDS and "dog" not in stats.STOPWORDS
+    assert stats.is_symbol("1,990") and stats.is_symbol("--") and not stats.is_symbol("mr.") and not stats.is_symbol("café")
+    sample = stats.Sample([["the", "dog", "the", "cat", ","], ["a", "a", "b"], []])
+    assert sample.lengths.tolist() == [5, 3, 0]
+    assert sample.stopword_share()[:2].tolist() == pytest.approx([2 / 5, 2 / 3]) and np.isnan(sample.stopword_share()[2])
+    assert sample.symbol_share()[:2].tolist() == pytest.approx([1 / 5, 0.0])
+    assert sample.types().tolist() == [4, 2, 0]
+    # distinct words in the first n tokens of each document at least n long
+    assert [p.tolist() for p in sample.prefix_types([1, 2, 3, 4, 5])] == [[1, 1], [2, 1], [2, 2], [3], [4]]
+    assert [p.tolist() for p in sample.prefix_types([2, 3, 5], order=2)] == [[1, 1], [2, 2], [4]]  # doc 2: ("a","a"), ("a","b")
+
+
+def test_heaps_ks_is_zero_for_identical_samples_and_positive_otherwise():
+    rng = np.random.default_rng(0)
+    docs = [list(rng.choice(list("abcdefghij"), size=30)) for _ in range(20)]
+    assert stats.heaps_ks(stats.Sample(docs), stats.Sample(docs)) == (0.0, len(stats.length_grid(30)))
+    repetitive = [["a", "b"] * 15 for _ in range(20)]
+    distance, lengths = stats.heaps_ks(stats.Sample(repetitive), stats.Sample(docs))
+    assert distance > 0.5 and lengths > 5
+
+
+def test_compare_detects_a_real_difference_and_describes_the_reference():
+    rng = np.random.default_rng(1)
+    vocab = [f"w{i}" for i in range(300)]
+    zipf = stats._zipf_pmf(1.1, 300)
+    human = [list(rng.choice(vocab, size=rng.integers(20, 60), p=zipf)) for _ in range(60)]
+    short = [list(rng.choice(vocab, size=rng.integers(5, 15), p=zipf)) for _ in range(60)]
+    result = stats.compare(stats.Sample(short), stats.Sample(human), n_resamples=199)
+    assert result["length_ks_p"] < 0.001 and result["length_diff_p"] <= 0.01 and result["length_diff"] < 0
+    assert result["zipf_alpha"] == pytest.approx(stats.zipf_mle(stats.Sample(short).counts))
+    same = stats.compare(stats.Sample(human[:30]), stats.Sample(human[30:]), n_resamples=199)
+    assert same["length_diff_p"] > 0.01 and same["tvd_p"] > 0.01
+    assert stars(0.0005) == "***" and stars(0.004) == "**" and stars(0.03) == "*" and stars(0.2) == ""
+
+
+def test_two_human_samples_are_rejected_at_about_the_nominal_rate():
+    from wordbench.builders.sources.corpora import gensim_wiki_documents
+
+    normalize = Normalizer()
+    sentences = [normalize(s) for doc in gensim_wiki_documents()[:40] for s in doc[:60]]
+    rates = stats.null_rejection_rates(sentences, size=100, repeats=60, n_resamples=199, seed=0)
+    assert set(rates) >= {"tvd_p", "rank_ks_p", "length_diff_p", "stopwords_diff_p", "symbols_ks_p"}
+    for test, rate in rates.items():
+        assert rate <= 0.15, (test, rate)  # nominal 0.05; 60 repeats
+    assert 0.01 <= np.mean(list(rates.values())) <= 0.09, rates
+
+
+def test_unigram_test_loop_free_statistics_by_hand():
+    a, b = [["x", "y"], ["x"]], [["y", "y"], ["z"]]
+    res = stats.unigram_test(a, b, "rank_ks", n_resamples=999)
+    # ranks: a = (2/3, 1/3), b = (2/3, 1/3) -> 0
+    assert res.statistic == pytest.approx(0.0) and res.method == "exact"
+    assert stats.tvd_test(a, b).statistic == pytest.approx(stats.tvd({"x": 2, "y": 1}, {"y": 2, "z": 1}))
+
+
+@pytest.fixture(scope="module")
+def causal(tiny_models):
+    return {bs: load_model(str(tiny_models["gpt2"]), device="cpu", batch_size=bs) for bs in (1, 4)}
+
+
+def test_generation_is_seeded_and_batch_invariant_under_greedy(causal):
+    prompts = ["the dog", "", "a poodle is a dog and", "cat"]
+    greedy = [causal[bs].generate(prompts, "greedy", max_new_tokens=10) for bs in (1, 4)]
+    assert greedy[0] == greedy[1]  # left padding does not change what follows a prompt
+    for strategy in ("ancestral", "nucleus", "beam"):
+        first = causal[4].generate(prompts, strategy, max_new_tokens=10, seed=3)
+        assert first == causal[4].generate(prompts, strategy, max_new_tokens=10, seed=3)
+        assert all(g.tokens <= 10 and (g.finished or g.tokens == 10) for g in first)
+    assert causal[4].generate(prompts, "ancestral", max_new_tokens=10, seed=3) != causal[4].generate(prompts, "ancestral", max_new_tokens=10, seed=4)
+    with pytest.raises(ValueError, match="strategy must be one of"):
+        causal[4].generate(prompts, "topk")
+
+
+def test_score_generates_compares_and_resumes(causal, reference, tmp_path):
+    model = causal[4]
+    opts = {"n": 6, "max_new_tokens": 12, "n_resamples": 99, "baseline_draws": 3, "bigrams": True}
+    run = score("tendencies", model, str(reference), out=tmp_path, progress=False, **opts)
+    records = run.records()
+    assert len(records) == 24 and {r["strategy"] for r in records} == {"ancestral", "nucleus", "beam", "greedy"}
+    assert len({r["text"] for r in records if r["strategy"] == "greedy"}) == 1  # unconditional greedy is one text
+    summary = json.loads((run.path / "summary.json").read_text())
+    metrics = summary["metrics"]
+    # a random tiny model's greedy text may hold no word at all: such a strategy is listed, not compared
+    assert set(metrics["samples"]) | set(metrics["skipped"]) == {"ancestral", "nucleus", "beam", "greedy"}
+    assert {"ancestral", "nucleus", "beam"} <= set(metrics["samples"])
+    ancestral = metrics["samples"]["ancestral"]
+    for key in ("zipf_alpha", "zipf_ks", "zipf_ks_ref_alpha", "rank_ks", "rank_ks_p", "heaps_beta", "tvd", "tvd_p",
+                "length_ks_p", "stopwords_diff_p", "symbols_ks", "heaps_ks_bigrams"):
+        assert key in ancestral, key
+    assert metrics["human"]["6"]["draws"] == 3
+    report = (run.path / "report.md").read_text()
+    assert "Table 2" in report and "| reference (human test) |" in report and "| beam |" in report
+    assert sorted(p.name for p in run.plots_dir.iterdir()) == ["distributions.png", "rank_frequency.png", "type_token.png"]
+    again = score("tendencies", model, str(reference), out=tmp_path, progress=False, **opts)
+    assert again.path == run.path and json.loads((run.path / "summary.json").read_text())["items_scored_now"] == 0
+    assert again.records() == records
+
+
+def test_scorer_options_are_checked():
+    with pytest.raises(ConfigError, match="unknown strategy"):
+        TendenciesScorer(strategies="ancestral,topk")
+    with pytest.raises(ConfigError, match="no scoring option"):
+        TendenciesScorer(temperature=0.7)
+    with pytest.raises(ConfigError, match="keep or drop"):
+        TendenciesScorer(unfinished="trim")
+
+
+def test_unfinished_samples_can_be_dropped(causal, reference, tmp_path):
+    # A random tiny model never emits EOS within 4 tokens: with unfinished=drop nothing is left to compare.
+    with pytest.raises(DataFormatError, match="no strategy has enough samples"):
+        score("tendencies", causal[4], str(reference), out=tmp_path, progress=False, n=4, max_new_tokens=4,
+              strategies="ancestral", unfinished="drop")
+
+
+def test_samples_file_cli(reference, tmp_path):
+    runner = CliRunner()
+    samples = tmp_path / "samples.jsonl"
+    rows = [{"text": f"The dog is a kind of animal {i} .", "strategy": "mine"} for i in range(6)]
+    rows += [{"text": "A cat , a tree and a flower grow in the garden .", "strategy": "theirs"} for _ in range(3)]
+    samples.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = runner.invoke(cli, ["score", "tendencies", "--samples", str(samples), "--data", str(reference), "--out", str(tmp_path / "runs"),
+                                 "--option", "n_resamples=99", "--option", "baseline_draws=2"])
+    assert result.exit_code == 0, result.output
+    assert "| mine |" in result.output and "| theirs |" in result.output
+    summary = json.loads((Path(result.output.strip().splitlines()[-1].split("run folder: ")[1]) / "summary.json").read_text())
+    assert summary["model"]["family"] == "samples" and "samples:samples.jsonl" in summary["signature"]
+
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"fine line\nbroken \xff line\n")
+    result = runner.invoke(cli, ["score", "tendencies", "--samples", str(bad), "--data", str(reference), "--out", str(tmp_path / "runs")])
+    assert result.exit_code != 0 and "bad.txt:2: not UTF-8" in result.output and "Traceback" not in result.output
+    single = tmp_path / "single.txt"
+    single.write_text("only one sample\n\n")
+    with pytest.raises(DataFormatError, match="1 sample"):
+        read_samples(single)
+    result = runner.invoke(cli, ["score", "tendencies", "--data", str(reference)])
+    assert result.exit_code != 0 and "--samples" in result.output
