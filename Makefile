@@ -40,6 +40,7 @@ demo: install
 perf: install
 	HF_HUB_OFFLINE=1 $(PY) perf/wnlampro.py
 	HF_HUB_OFFLINE=1 $(PY) perf/wordpred.py
+	HF_HUB_OFFLINE=1 $(PY) perf/tendencies.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info runs

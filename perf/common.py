@@ -15,10 +15,11 @@ def sync(model) -> None:
         torch.cuda.synchronize()
 
 
-def machine(model) -> dict:
+def machine(model=None) -> dict:
+    """The machine a result was measured on (``model`` None: a CPU-only measurement)."""
     return {
-        "model": model.info.tag,
-        "device": str(model.device),
+        "model": model.info.tag if model is not None else None,
+        "device": str(model.device) if model is not None else "cpu",
         "cpu": platform.processor() or platform.machine(),
         "torch_threads": torch.get_num_threads(),
     }
@@ -26,7 +27,7 @@ def machine(model) -> dict:
 
 def write_result(name: str, model, result: dict) -> Path:
     """Write ``perf/results/<name>[-<device>].json`` and print it."""
-    suffix = "" if model.device.type == "cpu" else f"-{model.device.type}"
+    suffix = "" if model is None or model.device.type == "cpu" else f"-{model.device.type}"
     out = Path(__file__).parent / "results" / f"{name}{suffix}.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")

@@ -25,6 +25,7 @@ from .models import ModelInfo
 from .models.causal import STRATEGIES
 
 CURVE_POINTS = 40
+MIN_CURVE_DOCS = 5
 
 
 @dataclass
@@ -223,8 +224,8 @@ def _curves(sample: stats.Sample, bigrams: bool) -> dict:
     grid = stats.length_grid(int(sample.lengths.max()), CURVE_POINTS)
     out = {"ranks": ranks.tolist(), "freq": freq[ranks - 1].tolist(), "lengths": grid.tolist()}
     for order in (1, 2) if bigrams else (1,):
-        prefix = sample.prefix_types(grid, order)
-        out[f"types{order}"] = [float(p.mean()) if p.size else None for p in prefix]
+        prefix = sample.prefix_types(grid, order)  # a mean over fewer than MIN_CURVE_DOCS documents is left out
+        out[f"types{order}"] = [float(p.mean()) if p.size >= MIN_CURVE_DOCS else None for p in prefix]
     q = np.linspace(0, 1, 51)
     for name, values in stats.per_document(sample).items():
         out[f"q_{name}"] = np.quantile(values, q).tolist() if values.size else []
