@@ -136,6 +136,17 @@ def test_generation_is_seeded_and_batch_invariant_under_greedy(causal):
         causal[4].generate(prompts, "topk")
 
 
+def test_model_without_eos_or_bos(tiny_models):
+    model = load_model(str(tiny_models["gpt2"]), device="cpu", batch_size=4)
+    model.tokenizer.eos_token = None  # no EOS: every sample runs to max_new_tokens and is unfinished
+    out = model.generate(["", "the dog"], "ancestral", max_new_tokens=6, seed=0)
+    assert [(g.tokens, g.finished) for g in out] == [(6, False), (6, False)]
+    model.tokenizer.bos_token = None  # nothing to start an unconditional sample from
+    with pytest.raises(ValueError, match="give prompts"):
+        model.generate([""], "greedy")
+    assert model.generate(["the dog"], "greedy", max_new_tokens=3)[0].tokens == 3
+
+
 def test_score_generates_compares_and_resumes(causal, reference, tmp_path):
     model = causal[4]
     opts = {"n": 6, "max_new_tokens": 12, "n_resamples": 99, "baseline_draws": 3, "bigrams": True}
