@@ -77,11 +77,12 @@ class TendenciesScorer(Scorer):
     @property
     def settings(self) -> dict[str, object]:
         o = self.opts
+        analysis = {"unfinished": o.unfinished, "n_resamples": o.n_resamples, "baseline_draws": o.baseline_draws,
+                    "bigrams": o.bigrams, "seed": o.seed}
         if o.samples:
-            return {"samples": Path(o.samples).name, "unfinished": o.unfinished, "n_resamples": o.n_resamples, "seed": o.seed}
+            return {"samples": Path(o.samples).name, **analysis}
         return {"strategies": ",".join(self.strategies), "n": o.n, "max_new_tokens": o.max_new_tokens, "top_p": o.top_p,
-                "beams": o.beams, "seed": o.seed, "prompts": _file_tag(o.prompts), "unfinished": o.unfinished,
-                "n_resamples": o.n_resamples, "backend": o.backend}
+                "beams": o.beams, "prompts": _file_tag(o.prompts), "backend": o.backend, **analysis}
 
     # --- what is scored ---------------------------------------------------------------------------
     def run_info(self, model) -> ModelInfo:

@@ -1,0 +1,149 @@
+"""Valence lexica (Wolfe & Caliskan 2022 use Warriner et al. 2013, ANEW and Bellezza et al. 1986).
+
+Users supply the published CSV files; the offline default is the VADER lexicon shipped in PyPI
+``vaderSentiment`` (mean of 10 human ratings on -4..+4, alphabetic word entries only). Every lexicon
+keeps its own scale; ``nine_point`` maps a valence linearly onto the 1-9 scale the templates use
+(Bellezza: (v - 1) * 2 + 1, VADER: v + 5). Rows are read as text (the word "null" is a word, not a
+missing value); a malformed row is an error naming the file and line; duplicate words keep their
+first rating and are reported.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from importlib.metadata import version as pkg_version
+from pathlib import Path
+
+from ..errors import DataFormatError, SourceError
+from .base import SourceInfo, file_sha8
+
+
+@dataclass(frozen=True)
+class LexiconFormat:
+    word: str
+    valence: str
+    scale: tuple[float, float]
+    reference: str
+
+
+FORMATS = {
+    "warriner": LexiconFormat("Word", "V.Mean.Sum", (1.0, 9.0), "Warriner, Kuperman & Brysbaert (2013)"),
+    "anew": LexiconFormat("Description", "Valence Mean", (1.0, 9.0), "Bradley & Lang (1999), ANEW"),
+    "bellezza": LexiconFormat("word", "combined_pleasantness", (1.0, 5.0), "Bellezza, Greenwald & Banaji (1986)"),
+}
+VADER_SCALE = (-4.0, 4.0)
+
+
+@dataclass
+class Lexicon:
+    name: str
+    scale: tuple[float, float]
+    valence: dict[str, float]  # word -> valence on the lexicon's own scale, in file order
+    info: SourceInfo
+    duplicates: list[str] = field(default_factory=list)
+
+    def nine_point(self, word: str) -> float:
+        """The word's valence mapped linearly onto 1..9."""
+        lo, hi = self.scale
+        return 1.0 + (self.valence[word] - lo) * 8.0 / (hi - lo)
+
+    def __len__(self) -> int:
+        return len(self.valence)
+
+
+def load_lexicon(spec: str = "vader", word_column: str | None = None, valence_column: str | None = None,
+                 scale: tuple[float, float] | None = None) -> Lexicon:
+    """``vader`` (offline default), ``warriner:PATH``, ``anew:PATH``, ``bellezza:PATH``, or a CSV/TSV path /
+    ``hf:ID[:CONFIG[:SPLIT]]`` with ``word_column``, ``valence_column`` and ``scale`` given."""
+    if spec == "vader":
+        return _vader()
+    kind, sep, rest = spec.partition(":")
+    if sep and kind in FORMATS:
+        fmt = FORMATS[kind]
+        return _from_rows(kind, _csv_rows(Path(rest)), fmt.word, fmt.valence, fmt.scale, f"{fmt.reference}: {Path(rest).name}",
+                          f"{kind}-{file_sha8(Path(rest))}")
+    if word_column is None or valence_column is None or scale is None:
+        raise SourceError(f"lexicon {spec}: give its word column, valence column and scale (or use vader, warriner:PATH, anew:PATH, bellezza:PATH)")
+    if spec.startswith("hf:"):
+        return _from_rows(spec, _hf_rows(spec[3:]), word_column, valence_column, scale, spec, spec)
+    path = Path(spec)
+    return _from_rows(path.stem, _csv_rows(path), word_column, valence_column, scale, path.name, f"{path.stem}-{file_sha8(path)}")
+
+
+def _csv_rows(path: Path):
+    """(line number, row dict) of a CSV or TSV file (delimiter sniffed), every value as text."""
+    if not path.is_file():
+        raise SourceError(f"lexicon file {path} does not exist")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataFormatError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    delimiter = "\t" if path.suffix in (".tsv", ".txt") or text.split("\n", 1)[0].count("\t") > text.split("\n", 1)[0].count(",") else ","
+    reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
+    return path, reader.fieldnames or [], ((reader.line_num, row) for row in reader)
+
+
+def _hf_rows(spec: str):
+    import datasets
+
+    dataset_id, config, split = (spec.split(":") + [None, None])[:3]
+    try:
+        ds = datasets.load_dataset(dataset_id, config or None, split=split or "train")
+    except Exception as exc:  # noqa: BLE001 - network, missing repo, ...
+        raise SourceError(f"cannot load lexicon dataset {dataset_id}: {str(exc).splitlines()[0]}") from None
+    return dataset_id, ds.column_names, ((n + 1, {k: str(v) for k, v in row.items()}) for n, row in enumerate(ds))
+
+
+def _from_rows(name, source, word_column, valence_column, scale, detail, version) -> Lexicon:
+    where, columns, rows = source
+    missing = [c for c in (word_column, valence_column) if c not in columns]
+    if missing:
+        raise DataFormatError(f"{where}: no column {', '.join(repr(c) for c in missing)} (columns: {', '.join(columns)})")
+    lo, hi = scale
+    valence: dict[str, float] = {}
+    duplicates = []
+    for line, row in rows:
+        word, raw = (row.get(word_column) or "").strip(), (row.get(valence_column) or "").strip()
+        if not word:
+            raise DataFormatError(f"{where}:{line}: empty word")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise DataFormatError(f"{where}:{line}: valence {raw!r} of {word!r} is not a number") from None
+        if not lo <= value <= hi:
+            raise DataFormatError(f"{where}:{line}: valence {value} of {word!r} is outside the scale {lo:g}..{hi:g}; is the scale right?")
+        if word in valence:
+            duplicates.append(word)
+            continue
+        valence[word] = value
+    if not valence:
+        raise DataFormatError(f"{where}: the lexicon is empty")
+    return Lexicon(name, (lo, hi), valence, SourceInfo("lexicon", detail, version), duplicates)
+
+
+def _vader() -> Lexicon:
+    """VADER's lexicon: token, mean rating (-4..+4), std, raw ratings; alphabetic words only (no emoticons)."""
+    try:
+        import vaderSentiment
+    except ImportError:
+        raise SourceError("the offline valence lexicon needs vaderSentiment: pip install vaderSentiment") from None
+    path = Path(vaderSentiment.__file__).parent / "vader_lexicon.txt"
+    valence: dict[str, float] = {}
+    duplicates = []
+    with open(path, encoding="utf-8") as f:
+        for line, text in enumerate(f, 1):
+            parts = text.rstrip("\r\n").split("\t")
+            if len(parts) < 2:
+                raise DataFormatError(f"{path}:{line}: expected token<TAB>mean rating")
+            word = parts[0]
+            if not word.isalpha():
+                continue
+            if word in valence:
+                duplicates.append(word)
+                continue
+            valence[word] = float(parts[1])
+    info = SourceInfo("lexicon", "VADER lexicon (Hutto & Gilbert 2014; mean of 10 ratings, -4..+4; alphabetic words only)",
+                      f"vader-{pkg_version('vaderSentiment')}")
+    return Lexicon("vader", VADER_SCALE, valence, info, duplicates)
