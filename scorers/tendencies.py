@@ -155,7 +155,6 @@ class TendenciesScorer(Scorer):
             groups.setdefault(r["strategy"], []).append(r)
         samples, skipped = {}, {}
         baselines: dict[int, dict] = {}
-        max_len = int(reference.lengths.max())
         for name, recs in groups.items():
             unfinished = sum(1 for r in recs if r["finished"] is False)
             kept = [r for r in recs if not (o.unfinished == "drop" and r["finished"] is False)]
@@ -165,14 +164,14 @@ class TendenciesScorer(Scorer):
             except ValueError as exc:
                 skipped[name] = f"{len(recs)} samples, {len(kept)} kept: {exc}"
                 continue
-            result = stats.compare(sample, reference, True, int(o.n_resamples), int(o.seed), order=1)
-            result.update(samples=len(recs), unfinished=unfinished / len(recs), kept=len(kept),
+            result = stats.compare(sample, reference, tests=True, n_resamples=int(o.n_resamples), seed=int(o.seed))
+            generated = any(r["finished"] is not None for r in recs)  # a samples file says nothing about EOS
+            result.update(samples=len(recs), unfinished=unfinished / len(recs) if generated else None, kept=len(kept),
                           model_tokens_mean=_mean([r["model_tokens"] for r in recs]))
             if o.bigrams:
                 result["heaps_ks_bigrams"], _ = stats.heaps_ks(sample, reference, order=2)
             result["curves"] = _curves(sample, o.bigrams)
             samples[name] = result
-            max_len = max(max_len, int(sample.lengths.max()))
             if self.train and len(docs) not in baselines:
                 baselines[len(docs)] = self._human_baseline(reference, len(docs))
         if not samples:

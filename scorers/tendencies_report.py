@@ -27,6 +27,10 @@ def _f(value, digits: int = 3, p=None) -> str:
     return f"{value:.{digits}f}{stars(p)}"
 
 
+def _pct(share) -> str:
+    return "–" if share is None else f"{100 * share:.1f}%"
+
+
 def _pm(human: dict, key: str, digits: int = 3) -> str:
     mean, std = human["mean"].get(key), human["std"].get(key)
     if mean is None or not np.isfinite(mean):
@@ -54,7 +58,7 @@ def report(summaries: list[dict]) -> str:
         out.append(f"| human (train, {h['size']} docs, {h['draws']} draws) | {h['size']} | – | – | {_pm(h, 'zipf_alpha')} | {_pm(h, 'zipf_ks')} | "
                    f"{_pm(h, 'zipf_ks_ref_alpha')} | {_pm(h, 'rank_ks')} | {_pm(h, 'heaps_beta')} | {_pm(h, 'heaps_K')} | {_pm(h, 'heaps_ks')} | {_pm(h, 'tvd')} |")
     for label, r, _ in _rows(summaries):
-        out.append(f"| {label} | {r['documents']} | {r['tokens']} | {100 * r['unfinished']:.1f}% | {_f(r['zipf_alpha'])} | {_f(r['zipf_ks'])} | "
+        out.append(f"| {label} | {r['documents']} | {r['tokens']} | {_pct(r['unfinished'])} | {_f(r['zipf_alpha'])} | {_f(r['zipf_ks'])} | "
                    f"{_f(r['zipf_ks_ref_alpha'])} | {_f(r['rank_ks'], p=r.get('rank_ks_p'))} | {_f(r['heaps_beta'])} | {_f(r['heaps_K'])} | "
                    f"{_f(r['heaps_ks'])} | {_f(r['tvd'], p=r.get('tvd_p'))} |")
     out += ["", "## Length, stopwords and symbols (Table 3, Appendix D)", "",
