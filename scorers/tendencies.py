@@ -183,7 +183,8 @@ class TendenciesScorer(Scorer):
         """Mean and standard deviation of each distance over samples of ``size`` train documents (no tests)."""
         rng = np.random.default_rng(self.opts.seed)
         draws = []
-        for _ in range(int(self.opts.baseline_draws)):
+        # a train split no larger than the sample allows one draw only (all of it): no spread to report
+        for _ in range(int(self.opts.baseline_draws) if size < len(self.train) else 1):
             pick = rng.choice(len(self.train), size=min(size, len(self.train)), replace=False)
             try:
                 draws.append(stats.compare(stats.Sample([self.train[i] for i in pick]), reference, tests=False))
