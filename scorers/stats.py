@@ -87,6 +87,8 @@ def heaps_mle(lengths: Sequence[int], types: Sequence[int]) -> HeapsFit:
     v = np.asarray(types, dtype=np.float64)
     if n.size < 2 or (n <= 0).any():
         raise ValueError("a Heaps fit needs at least two documents of positive length")
+    if n.min() == n.max():
+        raise ValueError("a Heaps fit needs documents of at least two lengths (beta is not identified otherwise)")
     log_n = np.log(n)
 
     def nll(beta):
@@ -354,7 +356,8 @@ def describe(sample: Sample, max_rank: int = ZIPF_RANKS) -> dict[str, float]:
     """Statistics of one sample: size, Zipf exponent and fit, Heaps fit, mean length / stopword / symbol share."""
     alpha = zipf_mle(sample.counts, max_rank)
     positive = sample.lengths > 0
-    heaps = heaps_mle(sample.lengths[positive], sample.types()[positive]) if positive.sum() >= 2 else None
+    lengths = sample.lengths[positive]
+    heaps = heaps_mle(lengths, sample.types()[positive]) if lengths.size >= 2 and lengths.min() < lengths.max() else None
     means = {f"{k}_mean": float(v.mean()) if v.size else float("nan") for k, v in per_document(sample).items()}
     return {
         "documents": len(sample.docs), "tokens": int(sample.lengths.sum()), "types": int((sample.counts > 0).sum()),

@@ -56,3 +56,10 @@ def test_permutation_tests_reject_at_the_nominal_rate_under_the_null():
     rejections = [stats.mean_difference_test(rng.normal(size=30), rng.normal(size=30), n_resamples=499, seed=s).pvalue < 0.05
                   for s in range(200)]
     assert 0.02 <= np.mean(rejections) <= 0.09
+
+
+def test_heaps_needs_two_lengths():
+    with pytest.raises(ValueError, match="two lengths"):
+        stats.heaps_mle([10, 10, 10], [5, 6, 7])
+    same = stats.Sample([["a", "b", "a"]] * 4)
+    assert np.isnan(stats.describe(same)["heaps_beta"])
