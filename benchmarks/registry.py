@@ -125,6 +125,28 @@ MEISTER_CITATION = """\
   year={2021}
 }"""
 
+VAST_CARD = """\
+VAST, the valence-assessing semantics test of contextual embeddings (Wolfe & Caliskan 2022). Each row
+is a word in a context, with the character span of the word: lexicon words with their human valence in
+four settings (**bleached** `This is WORD`; **aligned** `It is <very unpleasant ... very pleasant> to
+think about WORD` by the word's valence on 1..9, classes <= 2.5 / 4.0 / 6.0 / 7.5 / above;
+**misaligned** the classes reversed; **random** a window of +-10 tokens around a seeded occurrence in
+a corpus), the WEAT pleasant/unpleasant polar words in every setting, and the WEAT bias-test words
+(Caliskan et al. 2017) in the bleached setting. "think about" follows the authors' code (the paper's
+text says "think of"; `phrase` config). **Offline default:** the VADER lexicon shipped in PyPI
+vaderSentiment (mean of 10 ratings on -4..+4, mapped to 1..9 by v + 5; alphabetic word entries only;
+the paper uses Warriner et al. 2013, ANEW and Bellezza, which users supply as CSV files) and gensim's
+Wikipedia sample for random contexts. Lexicon words with no corpus occurrence have no random context.
+"""
+
+VAST_CITATION = """\
+@inproceedings{wolfe2022vast,
+  title={VAST: The Valence-Assessing Semantics Test for Contextualizing Language Models},
+  author={Wolfe, Robert and Caliskan, Aylin},
+  booktitle={Proceedings of the AAAI Conference on Artificial Intelligence},
+  year={2022}
+}"""
+
 REGISTRY: dict[str, Benchmark] = {
     "wnlampro": Benchmark(
         name="wnlampro",
@@ -173,6 +195,18 @@ REGISTRY: dict[str, Benchmark] = {
         license="cc-by-sa-3.0",
         task_categories=("text-generation",),
         tags=("wordbench", "language-modeling", "zipf", "heaps-law"),
+    ),
+    "vast": Benchmark(
+        name="vast",
+        version="1.0.0",
+        summary="Valence of contextual embeddings: per-layer SC-WEAT vs human valence, tokenization, PC nullification, WEAT bias",
+        builder_path="wordbench.builders.vast:VASTBuilder",
+        scorer_path="wordbench.scorers.vast:VASTScorer",
+        card=VAST_CARD,
+        citation=VAST_CITATION,
+        license="mit",
+        task_categories=("feature-extraction",),
+        tags=("wordbench", "valence", "embeddings", "weat"),
     ),
 }
 

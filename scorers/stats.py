@@ -138,15 +138,15 @@ def _method(n_resamples: int, n_distinct: float) -> str:
     return "exact" if n_distinct <= n_resamples else f"monte-carlo ({n_resamples})"
 
 
-def mean_difference_test(a, b, n_resamples: int = 9999, seed: int = 0) -> TestResult:
-    """Two-sample permutation test of mean(a) - mean(b), two-sided."""
+def mean_difference_test(a, b, n_resamples: int = 9999, seed: int = 0, alternative: str = "two-sided") -> TestResult:
+    """Two-sample permutation test of mean(a) - mean(b) (``alternative``: two-sided, greater or less)."""
     from math import comb
 
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if a.size < 1 or b.size < 1:
         raise ValueError("a two-sample test needs at least one value per sample")
     res = stats.permutation_test((a, b), lambda x, y, axis: x.mean(axis) - y.mean(axis), vectorized=True,
-                                 n_resamples=n_resamples, rng=np.random.default_rng(seed))
+                                 n_resamples=n_resamples, rng=np.random.default_rng(seed), alternative=alternative)
     return TestResult(float(res.statistic), float(res.pvalue), _method(n_resamples, comb(a.size + b.size, a.size)))
 
 

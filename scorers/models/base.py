@@ -253,6 +253,19 @@ class ScoringModel:
 
         return self.batched(list(range(len(texts))), [len(e.ids) for e in encoded], run, "token states")
 
+    @staticmethod
+    def _span_tokens(text: str, enc: Encoded, span: tuple[int, int]) -> list[int]:
+        """Indices of the non-special tokens that overlap the character span ``[start, end)``."""
+        start, end = span
+        idx = [i for i, ((s, e), sp) in enumerate(zip(enc.offsets, enc.special)) if not sp and s < end and e > start]
+        if not idx:
+            raise ValueError(f"span {start}:{end} ({text[start:end]!r}) covers no token of {text!r}")
+        return idx
+
+    def span_token_counts(self, texts: Sequence[str], char_spans: Sequence[tuple[int, int]]) -> list[int]:
+        """How many tokens the model splits each span into (in its context)."""
+        return [len(self._span_tokens(t, self.encode(t), span)) for t, span in zip(texts, char_spans)]
+
     def hidden_states(self, texts: Sequence[str], char_spans: Sequence[tuple[int, int]], pool: str = "last") -> np.ndarray:
         """Per text, the pooled states of the tokens overlapping ``char_span`` at every layer: [n, layers + 1, dim].
 
@@ -261,12 +274,7 @@ class ScoringModel:
         if pool not in POOLS:
             raise ValueError(f"pool must be one of {', '.join(POOLS)}")
         encoded = [self.encode(t) for t in texts]
-        spans = []
-        for text, enc, (start, end) in zip(texts, encoded, char_spans):
-            idx = [i for i, ((s, e), sp) in enumerate(zip(enc.offsets, enc.special)) if not sp and s < end and e > start]
-            if not idx:
-                raise ValueError(f"span {start}:{end} covers no token of {text!r}")
-            spans.append(idx)
+        spans = [self._span_tokens(text, enc, span) for text, enc, span in zip(texts, encoded, char_spans)]
 
         def run(batch):
             ids, mask = self.pad([encoded[i].ids for i in batch])
