@@ -71,7 +71,10 @@ def figures(summaries: list[dict], folder: Path) -> list[str]:
                 ax.plot(tok[key], styles[run % 4], color=f"C{n}", marker="o", ms=3,
                         label=f"{key}ly tokenized" + (f" ({s['model']['name']})" if len(summaries) > 1 else ""))
     ax.set(xlabel="layer", ylabel="VAST (Pearson r)", title="Single vs multiply tokenized words (Figure 2)")
-    ax.legend(fontsize=7)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7)
+    else:
+        ax.text(0.5, 0.5, "too few singly or multiply tokenized words", ha="center", transform=ax.transAxes)
     names.append(plots.save(fig, folder, "tokenization.png"))
 
     fig, ax = plt.subplots(figsize=(6.5, 4.2))

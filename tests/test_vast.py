@@ -1,0 +1,148 @@
+"""VAST (Wolfe & Caliskan 2022): contexts, SC-WEAT and WEAT math by hand, selection of polar words, end to end."""
+
+import json
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from wordbench.benchmarks.hub import build
+from wordbench.benchmarks.runner import score
+from wordbench.builders.vast import template_context, valence_class
+from wordbench.builders.vast_words import WEAT_TESTS, WORD_SETS
+from wordbench.scorers import vast
+from wordbench.scorers.models import ModelError, load_model
+
+LEXICON = {"sunshine": 8.1, "mud": 3.9, "table": 5.0, "grief": 1.6, "puppy": 7.6, "dirt": 3.0, "gift": 7.0, "snake": 2.5,
+           "chair": 5.2, "storm": 3.4, "love": 8.7, "death": 1.5}
+CORPUS = ("The sunshine was warm on the table .\nA storm left mud and dirt everywhere .\nShe gave the puppy a gift .\n"
+          "Their love and peace made everyone happy .\nThe death and grief after the murder .\n")
+
+
+@pytest.fixture(scope="module")
+def vast_data(tmp_path_factory):
+    root = tmp_path_factory.mktemp("vast")
+    lexicon = root / "lexicon.csv"
+    lexicon.write_text("Word,V.Mean.Sum\n" + "".join(f"{w},{v}\n" for w, v in LEXICON.items()))
+    corpus = root / "corpus.txt"
+    corpus.write_text(CORPUS)
+    folder, _ = build("vast", [f"lexicon=warriner:{lexicon}", f"corpus={corpus}"], out=root / "data", progress=False)
+    return folder
+
+
+def test_templates_follow_the_authors_code():
+    assert [valence_class(v) for v in (1.0, 2.5, 2.51, 4.0, 6.0, 7.5, 7.51, 9.0)] == [0, 0, 1, 1, 2, 3, 4, 4]
+    assert template_context("cake", "bleached", 8.0, "think about") == "This is cake"
+    assert template_context("cake", "aligned", 8.0, "think about") == "It is very pleasant to think about cake"
+    assert template_context("cake", "misaligned", 8.0, "think about") == "It is very unpleasant to think about cake"
+    assert template_context("cake", "misaligned", 5.0, "think of") == "It is neither pleasant nor unpleasant to think of cake"
+    assert len(WORD_SETS["pleasant"]) == len(WORD_SETS["unpleasant"]) == 25
+    assert all(s in WORD_SETS for test in WEAT_TESTS.values() for s in test)
+
+
+def test_builder_rows(vast_data):
+    import datasets
+
+    rows = list(datasets.load_dataset(str(vast_data))["test"])
+    assert all(r["context"][r["start"]:r["end"]].lower() == r["word"].lower() for r in rows)
+    by = {(r["setting"], r["group"], r["word"]): r for r in rows}
+    assert by[("aligned", "lexicon", "snake")]["context"] == "It is very unpleasant to think about snake"
+    assert by[("aligned", "pleasant", "caress")]["valence9"] == 8.0  # polar words missing from the lexicon: 8.0 / 2.0
+    assert by[("aligned", "unpleasant", "grief")]["valence9"] == 1.6  # ... else their lexicon valence
+    assert by[("random", "lexicon", "puppy")]["context"] == "She gave the puppy a gift ."
+    assert ("random", "lexicon", "snake") not in by  # no occurrence in the corpus
+    assert sum(1 for r in rows if r["group"].startswith("weat:")) == sum(len(WORD_SETS[s]) for s in {s for t in WEAT_TESTS.values() for s in t})
+    from wordbench.benchmarks.registry import get
+    from wordbench.benchmarks.hub import load_data
+
+    summary = get("vast").builder().summary(load_data("vast", str(vast_data), progress=False)[1])
+    assert "no occurrence in the corpus" in summary and "snake" in summary
+
+
+def test_sc_weat_pearson_nullify_weat_by_hand():
+    rng = np.random.default_rng(0)
+    w, a, b = rng.normal(size=(4, 3, 5)), rng.normal(size=(3, 3, 5)), rng.normal(size=(2, 3, 5))
+    got = vast.sc_weat(w, a, b)
+    cos = lambda x, y: x @ y / np.linalg.norm(x) / np.linalg.norm(y)  # noqa: E731
+    for i in range(4):
+        for layer in range(3):
+            ca = [cos(w[i, layer], v) for v in a[:, layer]]
+            cb = [cos(w[i, layer], v) for v in b[:, layer]]
+            assert got[i, layer] == pytest.approx((np.mean(ca) - np.mean(cb)) / np.std(ca + cb, ddof=1))
+    valence = rng.normal(size=4)
+    assert vast.pearson_by_layer(got, valence) == pytest.approx([sps.pearsonr(got[:, l], valence)[0] for l in range(3)])
+    x = rng.normal(size=(20, 6))
+    mean, comps = vast.top_components(x, 2)
+    assert np.abs(vast.nullify(x, mean, comps) @ comps.T).max() < 1e-10
+    d, p = vast.weat(np.eye(3)[[0, 0]], np.eye(3)[[1, 1]], np.eye(3)[[0]], np.eye(3)[[1]], 999, 0)
+    assert d == pytest.approx(2 / np.std([1, 1, -1, -1], ddof=1)) and p == pytest.approx(1 / 6)  # exact: 6 splits
+
+
+def test_polar_selection_equalizes_and_refuses_none():
+    entries = [("a", "pleasant", 1), ("b", "pleasant", 1), ("c", "pleasant", 2), ("d", "unpleasant", 1)]
+    chosen = vast.select_polar(entries, seed=0)
+    assert len(chosen["pleasant"]) == len(chosen["unpleasant"]) == 1 and chosen["unpleasant"] == [3]
+    with pytest.raises(ModelError, match="no unpleasant polar word as one token"):
+        vast.select_polar([("a", "pleasant", 1), ("d", "unpleasant", 3)], seed=0)
+
+
+@pytest.fixture(scope="module")
+def word_level_encoder(tmp_path_factory, vast_data):
+    """A tiny BERT encoder whose word-level vocabulary keeps every VAST word one token (polar words included)."""
+    import datasets
+    import torch
+    import transformers
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    words = {w for text in datasets.load_dataset(str(vast_data))["test"]["context"] for w in text.split()}
+    vocab = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *sorted(words)])}
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
+                                                sep_token="[SEP]", mask_token="[MASK]")
+    torch.manual_seed(0)
+    config = transformers.BertConfig(vocab_size=len(vocab), hidden_size=16, intermediate_size=32, num_hidden_layers=2,
+                                     num_attention_heads=2, max_position_embeddings=64)
+    folder = tmp_path_factory.mktemp("wl-encoder")
+    transformers.BertModel(config).eval().save_pretrained(folder, safe_serialization=True)
+    fast.save_pretrained(folder)
+    return load_model(str(folder), device="cpu", batch_size=8)
+
+
+def test_score_end_to_end_and_resume(word_level_encoder, vast_data, tmp_path):
+    run = score("vast", word_level_encoder, str(vast_data), out=tmp_path, progress=False, n_resamples=99, max_pcs=3,
+                tokenization_setting="bleached")
+    metrics = json.loads((run.path / "summary.json").read_text())["metrics"]
+    assert set(metrics["layers"]) == {"bleached", "aligned", "misaligned", "random"}
+    assert all(len(v["vast"]) == 3 for v in metrics["layers"].values())  # embeddings + 2 layers
+    assert all(-1 <= r <= 1 for v in metrics["layers"].values() for r in v["vast"])
+    assert all(len(c) == 4 for c in metrics["isolation"].values())
+    assert len(metrics["bias"]["tests"]) == len(WEAT_TESTS)
+    assert metrics["tokenization"]["single"] is None  # a word-level vocabulary has no multiply tokenized word
+    records = run.records()
+    lexicon = [r for r in records if r["group"] == "lexicon" and r["setting"] == "bleached"]
+    assert len(lexicon) == len(LEXICON) and all(len(r["effect_sizes"]) == 3 for r in lexicon)
+    assert sorted(p.name for p in run.plots_dir.iterdir()) == ["bias.png", "isolation.png", "layers.png", "tokenization.png"]
+    report = (run.path / "report.md").read_text()
+    assert "| layer | bleached (n=12)" in report and "WEAT bias tests" in report
+    again = score("vast", word_level_encoder, str(vast_data), out=tmp_path, progress=False, n_resamples=99, max_pcs=3,
+                  tokenization_setting="bleached")
+    assert json.loads((again.path / "summary.json").read_text())["items_scored_now"] == 0
+
+
+def test_batched_effect_sizes_equal_one_at_a_time(word_level_encoder, vast_data, tmp_path):
+    import datasets
+
+    rows = [r for r in datasets.load_dataset(str(vast_data))["test"] if r["setting"] == "bleached" and r["group"] == "lexicon"]
+    scorer = vast.VASTScorer()
+    scorer.prepare({"default": datasets.load_dataset(str(vast_data))})
+    together = scorer.score(word_level_encoder, rows)
+    alone = [scorer.score(word_level_encoder, [r])[0] for r in rows]
+    for a, b in zip(together, alone):
+        assert a["effect_sizes"] == pytest.approx(b["effect_sizes"], abs=1e-5)
+
+
+def test_no_single_token_polar_word_is_a_clear_error(tiny_models, vast_data, tmp_path):
+    model = load_model(str(tiny_models["gpt2"]), device="cpu", batch_size=8)
+    with pytest.raises(ModelError, match="polar word as one token"):
+        score("vast", model, str(vast_data), out=tmp_path, progress=False)
