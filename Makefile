@@ -41,6 +41,7 @@ perf: install
 	HF_HUB_OFFLINE=1 $(PY) perf/wnlampro.py
 	HF_HUB_OFFLINE=1 $(PY) perf/wordpred.py
 	HF_HUB_OFFLINE=1 $(PY) perf/tendencies.py
+	HF_HUB_OFFLINE=1 $(PY) perf/vast.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info runs
