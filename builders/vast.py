@@ -11,6 +11,7 @@ else 8.0 / 2.0 as the authors' code), and the WEAT bias-test words get bleached 
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import datasets
@@ -116,6 +117,9 @@ class VASTBuilder(Builder):
     def build(self, config: Config, progress: bool = False) -> dict[str, datasets.DatasetDict]:
         settings = self._settings(config)
         lexicon = self._lexicon(config)
+        if lexicon.duplicates:
+            warnings.warn(f"lexicon {lexicon.name}: {len(lexicon.duplicates)} duplicate word(s), first rating kept: "
+                          + ", ".join(lexicon.duplicates[:10]), stacklevel=2)
         words = list(lexicon.valence)
         if config.max_words is not None and config.max_words < len(words):
             keep = set(sorted(words, key=lambda w: seeded_key(config.seed, w))[: config.max_words])

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wordbench.builders.errors import ConfigError
+from wordbench.builders.errors import ConfigError, DataFormatError
 from wordbench.builders.sources.base import seeded_key
 from wordbench.builders.vast import SETTINGS
 from wordbench.builders.vast_words import POLAR, WEAT_TESTS
@@ -161,6 +161,9 @@ class VASTScorer(Scorer):
         return self._polar[source]
 
     def score(self, model, items: list[dict]) -> list[dict]:
+        for r in items:
+            if r["context"][r["start"]:r["end"]].lower() != r["word"].lower():
+                raise DataFormatError(f"row {r['id']}: the word {r['word']!r} is not at {r['start']}:{r['end']} of {r['context']!r}")
         texts, spans = [r["context"] for r in items], [(r["start"], r["end"]) for r in items]
         states = model.hidden_states(texts, spans, self.opts.pool)  # [n, layers + 1, dim]
         counts = model.span_token_counts(texts, spans)

@@ -142,6 +142,14 @@ def test_batched_effect_sizes_equal_one_at_a_time(word_level_encoder, vast_data,
         assert a["effect_sizes"] == pytest.approx(b["effect_sizes"], abs=1e-5)
 
 
+def test_a_word_not_at_its_span_is_a_clear_error(word_level_encoder):
+    from wordbench.builders.errors import DataFormatError
+
+    row = {"id": "x", "word": "cake", "group": "lexicon", "setting": "bleached", "valence": 5.0, "context": "This is pie", "start": 8, "end": 11}
+    with pytest.raises(DataFormatError, match="row x: the word 'cake' is not at 8:11"):
+        vast.VASTScorer().score(word_level_encoder, [row])
+
+
 def test_no_single_token_polar_word_is_a_clear_error(tiny_models, vast_data, tmp_path):
     model = load_model(str(tiny_models["gpt2"]), device="cpu", batch_size=8)
     with pytest.raises(ModelError, match="polar word as one token"):
