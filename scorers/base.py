@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import ClassVar
 
@@ -15,6 +16,12 @@ class Scorer:
     families: ClassVar[tuple[str, ...]] = ("causal", "masked")
     chunk_size: ClassVar[int] = 64  # items scored between two appends to records.jsonl
     option_names: ClassVar[tuple[str, ...]] = ()  # keyword options the scorer accepts (``--option KEY=VALUE``)
+    Options: ClassVar[type | None] = None  # a dataclass of the options with their defaults; sets ``option_names``
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.Options is not None:
+            cls.option_names = tuple(f.name for f in dataclasses.fields(cls.Options))
 
     def __init__(self, **options):
         unknown = sorted(set(options) - set(self.option_names))
@@ -24,6 +31,7 @@ class Scorer:
             accepted = ", ".join(self.option_names) or "none"
             raise ConfigError(f"{self.name} has no scoring option {', '.join(unknown)} (accepted: {accepted})")
         self.options = options
+        self.opts = self.Options(**options) if self.Options is not None else None
 
     @property
     def settings(self) -> dict[str, object]:

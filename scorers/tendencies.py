@@ -49,14 +49,10 @@ class TendenciesScorer(Scorer):
     name = "tendencies"
     families = ("causal",)
     chunk_size = 64
-    option_names = tuple(Options.__dataclass_fields__)
+    Options = Options
 
     def __init__(self, **options):
         super().__init__(**options)
-        try:
-            self.opts = Options(**options)
-        except TypeError as exc:
-            raise ConfigError(f"tendencies: {exc}") from None
         o = self.opts
         self.strategies = [s.strip() for s in str(o.strategies).split(",") if s.strip()]
         bad = [s for s in self.strategies if s not in STRATEGIES]

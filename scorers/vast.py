@@ -115,14 +115,10 @@ class VASTScorer(Scorer):
     name = "vast"
     families = ("causal", "masked", "encoder")
     chunk_size = 256
-    option_names = tuple(Options.__dataclass_fields__)
+    Options = Options
 
     def __init__(self, **options):
         super().__init__(**options)
-        try:
-            self.opts = Options(**options)
-        except TypeError as exc:
-            raise ConfigError(f"vast: {exc}") from None
         if self.opts.pool not in POOLS:
             raise ConfigError(f"vast: pool must be one of {', '.join(POOLS)}")
         if self.opts.tokenization_setting not in SETTINGS:
