@@ -100,13 +100,6 @@ def heaps_mle(lengths: Sequence[int], types: Sequence[int]) -> HeapsFit:
     return HeapsFit(float(v.sum() / np.exp(beta * log_n).sum()), beta)
 
 
-def type_counts(documents: Sequence[Sequence[str]], order: int = 1) -> np.ndarray:
-    """Distinct n-grams (``order`` 1 or 2) per document."""
-    if order == 1:
-        return np.array([len(set(d)) for d in documents])
-    return np.array([len(set(zip(*(d[i:] for i in range(order))))) for d in documents])
-
-
 # --- distances and tests ------------------------------------------------------------------------
 
 
@@ -261,21 +254,21 @@ class Sample:
     so that type counts of prefixes, stopword and symbol shares are array operations.
     """
 
-    def __init__(self, documents: Sequence[Sequence[str]], vocab: dict[str, int] | None = None):
+    def __init__(self, documents: Sequence[Sequence[str]]):
         self.docs = [list(d) for d in documents]
         if len(self.docs) < 2:
             raise ValueError(f"a sample needs at least 2 documents, got {len(self.docs)}")
         self.lengths = np.array([len(d) for d in self.docs], dtype=np.int64)
         if self.lengths.sum() == 0:
             raise ValueError("every document of the sample is empty")
-        self.vocab = vocab if vocab is not None else {}
+        self.vocab: dict[str, int] = {}
         self.codes = np.fromiter((self.vocab.setdefault(t, len(self.vocab)) for d in self.docs for t in d), np.int64, int(self.lengths.sum()))
         self.doc_of = np.repeat(np.arange(len(self.docs)), self.lengths)
-        self.starts = np.concatenate([[0], np.cumsum(self.lengths)[:-1]])
+        self._new_types: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     @functools.cached_property
     def counts(self) -> np.ndarray:
-        """Token count per vocabulary id (ids of this sample's vocabulary, possibly shared)."""
+        """Token count per vocabulary id."""
         return np.bincount(self.codes, minlength=len(self.vocab))
 
     def _share(self, flags: np.ndarray) -> np.ndarray:
@@ -284,15 +277,24 @@ class Sample:
         with np.errstate(invalid="ignore", divide="ignore"):
             return hits / self.lengths
 
+    @functools.cached_property
     def stopword_share(self) -> np.ndarray:
-        words = list(self.vocab)
-        return self._share(np.array([w in STOPWORDS for w in words], dtype=bool))
+        return self._share(np.array([w in STOPWORDS for w in self.vocab], dtype=bool))
 
+    @functools.cached_property
     def symbol_share(self) -> np.ndarray:
-        return self._share(np.array([is_symbol(w) for w in list(self.vocab)], dtype=bool))
+        return self._share(np.array([is_symbol(w) for w in self.vocab], dtype=bool))
 
-    def new_type_flags(self, order: int = 1) -> np.ndarray:
-        """For each n-gram position of each document, whether it is the first occurrence of its type in the document."""
+    def new_type_flags(self, order: int = 1) -> tuple[np.ndarray, np.ndarray]:
+        """For each n-gram position, whether it is the first occurrence of its type in its document, and that document.
+
+        Cached per order: a reference is compared with many samples.
+        """
+        if order not in self._new_types:
+            self._new_types[order] = self._first_occurrences(order)
+        return self._new_types[order]
+
+    def _first_occurrences(self, order: int) -> tuple[np.ndarray, np.ndarray]:
         if order == 1:
             keys = self.doc_of * len(self.vocab) + self.codes
             doc_of = self.doc_of
@@ -319,9 +321,9 @@ class Sample:
             out.append(cumulative[at] - before[docs] if docs.size else np.zeros(0, dtype=np.int64))
         return out
 
-    def types(self) -> np.ndarray:
-        """Distinct words per document."""
-        flags, doc_of = self.new_type_flags(1)
+    def types(self, order: int = 1) -> np.ndarray:
+        """Distinct words (``order`` 2: bigrams) per document."""
+        flags, doc_of = self.new_type_flags(order)
         return np.bincount(doc_of, weights=flags, minlength=len(self.docs)).astype(np.int64)
 
 
@@ -348,7 +350,7 @@ PER_DOCUMENT = ("length", "stopwords", "symbols")
 
 def per_document(sample: Sample) -> dict[str, np.ndarray]:
     """Length, stopword share and symbol share of each document (empty documents have no shares)."""
-    stop, sym = sample.stopword_share(), sample.symbol_share()
+    stop, sym = sample.stopword_share, sample.symbol_share
     return {"length": sample.lengths.astype(np.float64), "stopwords": stop[np.isfinite(stop)], "symbols": sym[np.isfinite(sym)]}
 
 

@@ -31,7 +31,7 @@ def test_heaps_mle_recovers_k_and_beta():
     types = rng.poisson(3.0 * lengths ** 0.7)
     fit = stats.heaps_mle(lengths, types)
     assert fit.beta == pytest.approx(0.7, abs=0.01) and fit.K == pytest.approx(3.0, rel=0.05)
-    assert stats.type_counts([["a", "b", "a"], ["a", "b", "a", "b"]], order=2).tolist() == [2, 2]
+    assert stats.Sample([["a", "b", "a"], ["a", "b", "a", "b"]]).types(order=2).tolist() == [2, 2]
 
 
 def test_tvd_by_hand_and_its_permutation_test():

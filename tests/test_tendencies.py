@@ -67,8 +67,8 @@ def test_sample_quantities_by_hand():
     assert stats.is_symbol("1,990") and stats.is_symbol("--") and not stats.is_symbol("mr.") and not stats.is_symbol("café")
     sample = stats.Sample([["the", "dog", "the", "cat", ","], ["a", "a", "b"], []])
     assert sample.lengths.tolist() == [5, 3, 0]
-    assert sample.stopword_share()[:2].tolist() == pytest.approx([2 / 5, 2 / 3]) and np.isnan(sample.stopword_share()[2])
-    assert sample.symbol_share()[:2].tolist() == pytest.approx([1 / 5, 0.0])
+    assert sample.stopword_share[:2].tolist() == pytest.approx([2 / 5, 2 / 3]) and np.isnan(sample.stopword_share[2])
+    assert sample.symbol_share[:2].tolist() == pytest.approx([1 / 5, 0.0])
     assert sample.types().tolist() == [4, 2, 0]
     # distinct words in the first n tokens of each document at least n long
     assert [p.tolist() for p in sample.prefix_types([1, 2, 3, 4, 5])] == [[1, 1], [2, 1], [2, 2], [3], [4]]
