@@ -70,6 +70,11 @@ def template_context(word: str, setting: str, valence9: float, phrase: str) -> s
     return f"It is {CLASS_PHRASES[c]} to {phrase} {word}"
 
 
+def _ending_in(context: str, word: str) -> tuple[str, int, int]:
+    """A template context and the span of its last word (every template ends with the word)."""
+    return context, len(context) - len(word), len(context)
+
+
 class RandomContexts:
     """Windows of +-``window`` whitespace tokens around a seeded occurrence of a word (case-insensitive) in a corpus."""
 
@@ -142,18 +147,15 @@ class VASTBuilder(Builder):
                         continue
                     context, start, end = found
                 else:
-                    context = template_context(word, setting, valence9, config.phrase)
-                    start = len(context) - len(word)
-                    end = len(context)
+                    context, start, end = _ending_in(template_context(word, setting, valence9, config.phrase), word)
                 rows.append({"id": f"{setting}-{group}-{word}", "word": word, "group": group, "setting": setting, "valence": valence,
                              "valence9": valence9, "context": context, "start": start, "end": end})
         used = {name for test in WEAT_TESTS.values() for name in test}
         for name in sorted(used):
             for word in WORD_SETS[name]:
-                context = BLEACHED.replace("WORD", word)
+                context, start, end = _ending_in(template_context(word, "bleached", float("nan"), config.phrase), word)
                 rows.append({"id": f"weat-{name}-{word}", "word": word, "group": f"weat:{name}", "setting": "bleached",
-                             "valence": float("nan"), "valence9": float("nan"), "context": context,
-                             "start": len(context) - len(word), "end": len(context)})
+                             "valence": float("nan"), "valence9": float("nan"), "context": context, "start": start, "end": end})
         return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
 
     def summary(self, data: dict[str, datasets.DatasetDict]) -> str:
