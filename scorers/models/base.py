@@ -94,14 +94,16 @@ class ScoringModel:
                 return candidate
         return 0
 
-    def pad(self, seqs: Sequence[Sequence[int]]) -> tuple[torch.Tensor, torch.Tensor]:
-        """Right-pad to a batch: (input_ids, attention_mask) on the model's device."""
+    def pad(self, seqs: Sequence[Sequence[int]], left: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+        """Pad to a batch: (input_ids, attention_mask) on the model's device; right-padded unless ``left``
+        (generation: every sequence then ends where new tokens start)."""
         width = max(len(s) for s in seqs)
         ids = torch.full((len(seqs), width), self.pad_id, dtype=torch.long)
         mask = torch.zeros((len(seqs), width), dtype=torch.long)
         for i, s in enumerate(seqs):
-            ids[i, : len(s)] = torch.tensor(s, dtype=torch.long)
-            mask[i, : len(s)] = 1
+            cols = slice(width - len(s), width) if left else slice(0, len(s))
+            ids[i, cols] = torch.tensor(s, dtype=torch.long)
+            mask[i, cols] = 1
         return ids.to(self.device), mask.to(self.device)
 
     def batched(self, items: Sequence, lengths: Sequence[int], fn, desc: str | None = None) -> list:

@@ -105,13 +105,9 @@ class CausalLM(ScoringModel):
         encoded = [self.encode(p.rstrip()).ids for p in prompts]
 
         def run(batch):
-            width = max(len(e) for e in batch)
-            ids = torch.full((len(batch), width), self.pad_id, dtype=torch.long)
-            mask = torch.zeros_like(ids)
-            for row, e in enumerate(batch):  # left padding: every prompt ends where generation starts
-                ids[row, width - len(e):] = torch.tensor(e)
-                mask[row, width - len(e):] = 1
-            out = self.model.generate(input_ids=ids.to(self.device), attention_mask=mask.to(self.device), generation_config=config)
+            ids, mask = self.pad(batch, left=True)
+            width = ids.shape[1]
+            out = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=config)
             results = []
             for row in out[:, width:].tolist():
                 end = row.index(eos) + 1 if eos is not None and eos in row else len(row)
