@@ -17,6 +17,7 @@ import numpy as np
 
 from wordbench.builders.errors import ConfigError, DataFormatError
 from wordbench.builders.sources.base import file_sha8, seeded_key
+from wordbench.builders.sources.corpora import numbered_lines
 from wordbench.builders.tendencies import Normalizer
 
 from . import stats
@@ -237,16 +238,7 @@ def _read_lines(path: Path) -> list[tuple[int, str]]:
     """(line number, line) of the non-empty lines of a UTF-8 text file; a line that is not UTF-8 is an error naming it."""
     if not path.is_file():
         raise ConfigError(f"{path} does not exist")
-    out = []
-    with open(path, "rb") as f:
-        for lineno, raw in enumerate(f, 1):
-            try:
-                line = raw.decode("utf-8").rstrip("\r\n")
-            except UnicodeDecodeError as exc:
-                raise DataFormatError(f"{path}:{lineno}: not UTF-8 ({exc.reason} at byte {exc.start}); re-encode the file") from None
-            if line.strip():
-                out.append((lineno, line))
-    return out
+    return [(lineno, line.rstrip("\r\n")) for lineno, line in numbered_lines(path) if line.strip()]
 
 
 def read_samples(path: Path) -> list[dict]:

@@ -33,18 +33,24 @@ def iter_corpus_lines(spec: str, text_column: str = "text") -> Iterator[str]:
         yield from _file_lines(file, text_column)
 
 
+def numbered_lines(file: Path) -> Iterator[tuple[int, str]]:
+    """(line number, decoded line with its newline) of a UTF-8 file; a line that is not UTF-8 is an error naming it."""
+    with open(file, "rb") as f:
+        for lineno, raw in enumerate(f, 1):
+            try:
+                yield lineno, raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise DataFormatError(f"{file}:{lineno}: not UTF-8 ({exc.reason} at byte {exc.start}); re-encode the file") from None
+
+
 def _file_lines(file: Path, text_column: str) -> Iterator[str]:
-    with open(file, encoding="utf-8", errors="strict") as f:
-        try:
-            for lineno, line in enumerate(f, 1):
-                if file.suffix == ".jsonl":
-                    try:
-                        line = json.loads(line)[text_column]
-                    except (ValueError, KeyError, TypeError) as exc:
-                        raise DataFormatError(f"{file}:{lineno}: not a JSON object with a '{text_column}' field") from exc
-                yield line.rstrip("\n")
-        except UnicodeDecodeError as exc:
-            raise DataFormatError(f"{file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    for lineno, line in numbered_lines(file):
+        if file.suffix == ".jsonl":
+            try:
+                line = json.loads(line)[text_column]
+            except (ValueError, KeyError, TypeError) as exc:
+                raise DataFormatError(f"{file}:{lineno}: not a JSON object with a '{text_column}' field") from exc
+        yield line.rstrip("\r\n")  # as text mode gave it: CRLF endings removed too
 
 
 def _hf_lines(spec: str, text_column: str) -> Iterator[str]:
