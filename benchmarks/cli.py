@@ -46,6 +46,11 @@ def list_cmd():
         click.echo(click.wrap_text(keys, initial_indent="    config: ", subsequent_indent="      "))
 
 
+FAITHFUL_OPTION = click.option(
+    "--faithful", is_flag=True,
+    help="Every behaviour of the paper and the authors' code, bugs that change numbers included (README: "
+         "'Faithful mode' lists them per benchmark); the signature names the paper. Default: the corrected recipe.")
+
 SET_OPTION = click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
                           help="Override a builder config key (repeatable); `wordbench list` shows the keys and defaults.")
 
@@ -55,13 +60,14 @@ SET_OPTION = click.option("--set", "overrides", multiple=True, metavar="KEY=VALU
 @SET_OPTION
 @click.option("--out", type=click.Path(path_type=Path), help="Folder to write (default: the wordbench cache, keyed by signature).")
 @click.option("--force", is_flag=True, help="Rebuild even if a build with the same signature exists.")
+@FAITHFUL_OPTION
 @user_errors
-def build(name, overrides, out, force):
+def build(name, overrides, out, force, faithful):
     """Build benchmark NAME into a dataset folder (Hub layout, card, jsonl export)."""
     from .hub import build as do_build
     from .hub import load_data
 
-    folder, meta = do_build(name, overrides, out, force)
+    folder, meta = do_build(name, overrides, out, force, faithful=faithful)
     click.echo(f"built {name} -> {folder}")
     click.echo(f"signature: {meta['signature']}")
     from .registry import get
@@ -79,12 +85,13 @@ def build(name, overrides, out, force):
 @click.option("--changelog", help="The changelog line for this version (shown in the card).")
 @click.option("--private", is_flag=True, help="Create the Hub repository as private.")
 @SET_OPTION
+@FAITHFUL_OPTION
 @user_errors
-def publish(name, repo_id, version, local, dry_run, changelog, private, overrides):
+def publish(name, repo_id, version, local, dry_run, changelog, private, overrides, faithful):
     """Publish benchmark NAME to the HuggingFace Hub as a versioned dataset."""
     from .hub import publish as do_publish
 
-    folder = do_publish(name, repo_id, version, local, dry_run, overrides, changelog, private)
+    folder = do_publish(name, repo_id, version, local, dry_run, overrides, changelog, private, faithful=faithful)
     if dry_run:
         click.echo(f"dry run: wrote {folder}; would upload it to datasets/{repo_id} and tag v{version}")
     else:
@@ -122,14 +129,15 @@ def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_
 @model_options
 @click.option("--data", help="Dataset folder, a file in the benchmark's own format, or HUB_ID@REVISION (default: build the defaults).")
 @click.option("--split", default="test", show_default=True, type=click.Choice(["dev", "test", "all"]), help="Split to score.")
-@click.option("--limit", type=click.IntRange(min=1), help="Score a seeded sample of this many items.")
+@click.option("--limit", type=click.IntRange(min=1), help="Score a seeded sample of this many items, stratified as the paper's tables (relation x bin, bin, phenomenon x reference, word group).")
 @click.option("--config", "data_config", default="default", show_default=True, help="Dataset config to score.")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("runs"), show_default=True, help="Root of the run folders.")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A scoring option (repeatable; part of the run signature): paraphrase layer=N (BERTScore layer), wordpred dudy2020=true, tendencies and minpairs (listed above).")
-@click.option("--dudy2020", is_flag=True, help="wordpred: the seed repo's metric definitions (ppx = mean -ln p of hits, +100 per miss; T over high+mid types).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A scoring option (repeatable; part of the run signature): paraphrase layer=N (BERTScore layer), tendencies and minpairs (listed above).")
+@FAITHFUL_OPTION
+@click.option("--dudy2020", is_flag=True, hidden=True, help="Former name of --faithful for wordpred.")
 @click.option("--samples", type=click.Path(exists=True, dir_okay=False), help="tendencies: score generated text you bring (one sample per line, or jsonl with text[/strategy]) instead of a model.")
 @user_errors
-def score(name, model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, data, split, limit, data_config, out, options, dudy2020, samples):
+def score(name, model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, data, split, limit, data_config, out, options, faithful, dudy2020, samples):
     """Score a model on benchmark NAME; a rerun resumes an interrupted run.
 
     \b
@@ -145,8 +153,8 @@ def score(name, model_name, family, device, dtype, batch_size, revision, trust_r
     from .runner import score as do_score
 
     opts = _options(options)
-    if dudy2020:
-        opts["dudy2020"] = True
+    if faithful or dudy2020:
+        opts["faithful"] = True
     if samples:
         opts["samples"] = samples
     get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
@@ -216,16 +224,17 @@ def packaged_minilm() -> Path:
 @click.option("--model", "model_name", help="Model to score (default: the packaged SmolLM2-135M-Instruct GGUF).")
 @click.option("--limit", default=300, show_default=True, type=click.IntRange(min=1), help="Test entries to score.")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("runs"), show_default=True, help="Root of the run folders.")
+@FAITHFUL_OPTION
 @user_errors
-def demo(model_name, limit, out):
-    """Build WNLaMPro offline and score the packaged SmolLM2 on a sample of test entries."""
+def demo(model_name, limit, out, faithful):
+    """Build WNLaMPro offline and score the packaged SmolLM2 on a stratified sample of test entries."""
     from .hub import build as do_build
     from .runner import score as do_score
 
-    folder, meta = do_build("wnlampro")
+    folder, meta = do_build("wnlampro", faithful=faithful)
     click.echo(f"WNLaMPro data: {folder}\nsignature: {meta['signature']}")
     model = _load(model_name or str(packaged_smollm2()), None, "auto", "auto", "auto", None, False, False)
-    run = do_score("wnlampro", model, str(folder), "test", limit, out)
+    run = do_score("wnlampro", model, str(folder), "test", limit, out, faithful=faithful)
     click.echo((run.path / "report.md").read_text())
     click.echo(f"run folder: {run.path}")
 

@@ -124,7 +124,7 @@ def write_folder(bench: Benchmark, builder, config, data, sources, folder: Path,
     meta = {
         "benchmark": bench.name,
         "builder_version": builder.version,
-        "signature": data_signature(bench.name, builder.version, sources, config),
+        "signature": data_signature(bench.name, builder.version, sources, config, bench.paper),
         "config": config_dict(config),
         "sources": [dataclasses.asdict(s) for s in sources],
         "wordbench": __version__,
@@ -135,13 +135,17 @@ def write_folder(bench: Benchmark, builder, config, data, sources, folder: Path,
     return meta
 
 
-def build(name: str, overrides=(), out: Path | None = None, force: bool = False, progress: bool = True) -> tuple[Path, dict]:
-    """Build a benchmark into ``out`` (default: the wordbench cache, keyed by the data signature)."""
+def build(name: str, overrides=(), out: Path | None = None, force: bool = False, progress: bool = True,
+          faithful: bool = False) -> tuple[Path, dict]:
+    """Build a benchmark into ``out`` (default: the wordbench cache, keyed by the data signature);
+    ``faithful`` selects every behaviour of the paper and the authors' code (the ``--faithful`` switch)."""
     bench = get(name)
     builder = bench.builder()
     config = parse_overrides(builder.Config, overrides)
+    if faithful:
+        config = dataclasses.replace(config, faithful=True)
     sources = builder.sources(config)
-    sig = data_signature(bench.name, builder.version, sources, config)
+    sig = data_signature(bench.name, builder.version, sources, config, bench.paper)
     folder = Path(out) if out else cache_dir("builds", bench.name) / short_hash(sig)
     if (folder / SIGNATURE_FILE).exists() and not force:
         meta = json.loads((folder / SIGNATURE_FILE).read_text())
@@ -153,12 +157,13 @@ def build(name: str, overrides=(), out: Path | None = None, force: bool = False,
     return folder, write_folder(bench, builder, config, data, sources, folder)
 
 
-def load_data(name: str, spec: str | None = None, progress: bool = True) -> tuple[str, dict[str, datasets.DatasetDict]]:
+def load_data(name: str, spec: str | None = None, progress: bool = True,
+              faithful: bool = False) -> tuple[str, dict[str, datasets.DatasetDict]]:
     """(data signature, {config: DatasetDict}) from a built/published folder, a file in the paper's
-    format, ``hub-id@revision``, or (no spec) the default build."""
+    format, ``hub-id@revision``, or (no spec) the default build (the faithful build with ``faithful``)."""
     bench = get(name)
     if spec is None:
-        folder, meta = build(name, progress=progress)
+        folder, meta = build(name, progress=progress, faithful=faithful)
         return meta["signature"], _load_folder(folder)
     path = Path(spec).expanduser()
     if path.is_dir():
@@ -208,13 +213,13 @@ def _load_hub(name: str, spec: str) -> tuple[str, dict[str, datasets.DatasetDict
 
 
 def publish(name: str, repo_id: str, version: str, local: Path | None = None, dry_run: bool = False, overrides=(),
-            changelog: str | None = None, private: bool = False, progress: bool = True) -> Path:
+            changelog: str | None = None, private: bool = False, progress: bool = True, faithful: bool = False) -> Path:
     """Write the Hub layout for ``version`` into ``local`` and (unless ``dry_run``) push it and tag ``vX.Y.Z``."""
     parts = version.split(".")
     if len(parts) != 3 or not all(p.isdigit() for p in parts):
         raise ConfigError(f"version must be X.Y.Z, got '{version}'")
     bench = get(name)
-    built, meta = build(name, overrides, progress=progress)
+    built, meta = build(name, overrides, progress=progress, faithful=faithful)
     folder = Path(local) if local else Path("publish") / f"{name}-{version}"
     if folder.exists():
         shutil.rmtree(folder)

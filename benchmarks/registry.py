@@ -17,6 +17,7 @@ class Benchmark:
     scorer_path: str
     card: str  # how the data is built, for the dataset card
     citation: str
+    paper: str  # the paper's id, named in signatures by --faithful (``faithful:dudy2020``)
     license: str = "other"
     license_name: str | None = None
     license_link: str | None = None
@@ -33,7 +34,9 @@ class Benchmark:
         return self._load(self.builder_path)()
 
     def scorer(self, **options):
-        return self._load(self.scorer_path)(**options)
+        scorer = self._load(self.scorer_path)(**options)
+        scorer.paper = self.paper
+        return scorer
 
 
 WNLAMPRO_CARD = """\
@@ -193,6 +196,7 @@ REGISTRY: dict[str, Benchmark] = {
         scorer_path="wordbench.scorers.wnlampro:WNLaMProScorer",
         card=WNLAMPRO_CARD,
         citation=WNLAMPRO_CITATION,
+        paper="schick2020",
         license_name="wordnet-3.0",
         license_link="https://wordnet.princeton.edu/license-and-commercial-use",
         tags=("wordbench", "wordnet", "rare-words", "probing"),
@@ -205,6 +209,7 @@ REGISTRY: dict[str, Benchmark] = {
         scorer_path="wordbench.scorers.wordpred:WordPredScorer",
         card=WORDPRED_CARD,
         citation=DUDY_CITATION,
+        paper="dudy2020",
         license="cc-by-sa-3.0",
         task_categories=("text-generation",),
         tags=("wordbench", "rare-words", "language-modeling"),
@@ -217,6 +222,7 @@ REGISTRY: dict[str, Benchmark] = {
         scorer_path="wordbench.scorers.paraphrase:ParaphraseScorer",
         card=PARAPHRASE_CARD,
         citation=DUDY_CITATION,
+        paper="dudy2020",
         license="cc-by-sa-3.0",
         task_categories=("sentence-similarity",),
         tags=("wordbench", "wordnet", "rare-words", "paraphrase"),
@@ -229,6 +235,7 @@ REGISTRY: dict[str, Benchmark] = {
         scorer_path="wordbench.scorers.tendencies:TendenciesScorer",
         card=TENDENCIES_CARD,
         citation=MEISTER_CITATION,
+        paper="meister2021",
         license="cc-by-sa-3.0",
         task_categories=("text-generation",),
         tags=("wordbench", "language-modeling", "zipf", "heaps-law"),
@@ -241,6 +248,7 @@ REGISTRY: dict[str, Benchmark] = {
         scorer_path="wordbench.scorers.vast:VASTScorer",
         card=VAST_CARD,
         citation=VAST_CITATION,
+        paper="wolfe2022",
         license="mit",
         task_categories=("feature-extraction",),
         tags=("wordbench", "valence", "embeddings", "weat"),
@@ -253,6 +261,7 @@ REGISTRY: dict[str, Benchmark] = {
         scorer_path="wordbench.scorers.minpairs:MinPairsScorer",
         card=MINPAIRS_CARD,
         citation=MINPAIRS_CITATION,
+        paper="vamvas2021",
         license="gpl-2.0",
         language=("en", "de"),
         task_categories=("translation",),

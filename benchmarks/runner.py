@@ -16,8 +16,8 @@ from .signature import library_versions, run_signature
 SPLITS = ("dev", "test", "all")
 
 
-def select(data: dict, config: str, split: str, limit: int | None, seed: int = 0) -> list[dict]:
-    """Items of one config and split; ``limit`` keeps a seeded sample (stable across reruns)."""
+def select(data: dict, config: str, split: str, limit: int | None, seed: int = 0, scorer=None) -> list[dict]:
+    """Items of one config and split; ``limit`` keeps a seeded sample stratified by ``scorer.stratum``."""
     if config not in data:
         raise ConfigError(f"no dataset config '{config}'; available: {', '.join(data)}")
     dsd = data[config]
@@ -27,24 +27,50 @@ def select(data: dict, config: str, split: str, limit: int | None, seed: int = 0
         rows = list(dsd[split])
     else:
         raise ConfigError(f"no split '{split}'; available: {', '.join(list(dsd) + ['all'])}")
-    if limit is not None and limit < len(rows):
-        rows.sort(key=lambda r: seeded_key(seed, r["id"]))
-        rows = rows[:limit]
-    return rows
+    if limit is None:
+        return rows
+    if limit < 1:
+        raise ConfigError(f"limit must be at least 1, got {limit}")
+    return stratified_sample(rows, limit, seed, scorer)
+
+
+def stratified_sample(rows: list[dict], limit: int, seed: int = 0, scorer=None) -> list[dict]:
+    """A seeded sample of ``limit`` units (``scorer.sample_unit``), shared out over the strata as evenly as
+    their sizes allow, so that as many strata as possible reach a useful n; rows ``scorer.always_keep``
+    are always in it and do not count. Rows keep the dataset's order; the same seed gives the same sample."""
+    stratum = scorer.stratum if scorer is not None else (lambda row: None)
+    unit = scorer.sample_unit if scorer is not None else (lambda row: row["id"])
+    keep = scorer.always_keep if scorer is not None else (lambda row: False)
+    strata: dict[str, dict[str, None]] = {}  # stratum -> its units in dataset order
+    for row in rows:
+        if not keep(row):
+            strata.setdefault(str(stratum(row)), {})[unit(row)] = None
+    chosen: set[str] = set()
+    left = limit
+    # Water-filling: the smallest strata are taken whole, the rest share what is left equally.
+    for n, name in enumerate(sorted(strata, key=lambda k: (len(strata[k]), k))):
+        units = sorted(strata[name], key=lambda u: seeded_key(seed, u))
+        take = min(len(units), left // (len(strata) - n))
+        chosen.update(units[:take])
+        left -= take
+    return [row for row in rows if keep(row) or unit(row) in chosen]
 
 
 def score(name: str, model, data: str | None = None, split: str = "test", limit: int | None = None,
-          out: Path = Path("runs"), config: str = "default", progress: bool = True, **options) -> RunFolder:
-    """Score a loaded model on a benchmark; returns the run folder (records, summary, report, plots)."""
+          out: Path = Path("runs"), config: str = "default", progress: bool = True, faithful: bool = False,
+          **options) -> RunFolder:
+    """Score a loaded model on a benchmark; returns the run folder (records, summary, report, plots).
+    ``faithful`` selects every behaviour of the paper and the authors' code (the ``--faithful`` switch)."""
     from tqdm.auto import tqdm
 
     bench = get(name)
-    scorer = bench.scorer(**options)
+    scorer = bench.scorer(**{**options, **({"faithful": True} if faithful else {})})
     info = scorer.run_info(model)
-    data_sig, dataset = load_data(name, data, progress=progress)
+    data_sig, dataset = load_data(name, data, progress=progress, faithful=scorer.faithful)
     scorer.prepare(dataset)
-    items = scorer.work_items(select(dataset, config, split, limit))
-    settings = {"config": config, "split": split, "limit": limit if limit is not None else "all", **scorer.settings}
+    items = scorer.work_items(select(dataset, config, split, limit, scorer=scorer))
+    sample = {"limit": "all"} if limit is None else {"limit": limit, "sample": "stratified"}
+    settings = {"config": config, "split": split, **sample, **scorer.signature_settings()}
     signature = run_signature(data_sig, info.tag, settings)
     run = RunFolder.for_run(out, name, info.name, signature)
 

@@ -14,10 +14,12 @@ from wordbench.builders.sources.base import SourceInfo, sha8
 from . import __version__
 
 
-def data_signature(name: str, version: str, sources: list[SourceInfo], config) -> str:
+def data_signature(name: str, version: str, sources: list[SourceInfo], config, paper: str = "") -> str:
     parts = [f"{name}@{version}", *(s.tag for s in sources)]
     if hasattr(config, "seed"):
         parts.append(f"seed:{config.seed}")
+    if getattr(config, "faithful", False):
+        parts.append(f"faithful:{paper}")
     parts.append(f"cfg:{config_hash(config)}")
     return "|".join(parts)
 

@@ -43,6 +43,20 @@ def _split(override: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def parse_bool(key: str, value: Any) -> bool:
+    """A boolean option from a bool or a true/false word; anything else (``flase``) is a one-line error."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in TRUE + FALSE:
+        return value.strip().lower() in TRUE
+    raise ConfigError(f"'{key}' expects true or false, got '{value}'")
+
+
 def _convert(key: str, raw: Any, hint) -> Any:
     if not isinstance(raw, str):
         return raw
@@ -52,9 +66,7 @@ def _convert(key: str, raw: Any, hint) -> Any:
         return None
     try:
         if target is bool:
-            if raw.lower() not in ("1", "0", "true", "false", "yes", "no"):
-                raise ValueError(raw)
-            return raw.lower() in ("1", "true", "yes")
+            return parse_bool(key, raw)
         if target in (int, float, str):
             return target(raw)
     except ValueError:

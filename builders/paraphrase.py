@@ -63,6 +63,7 @@ class Config:
     max_sentence_words: int = 40
     wordnet: str | None = None
     seed: int = 0
+    faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
 
 
 def article_for(word: str) -> str:

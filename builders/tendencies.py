@@ -37,6 +37,7 @@ class Config:
     min_words: int = 1  # shorter documents are dropped
     max_documents: int | None = None  # a seeded sample of this many reference documents
     seed: int = 0
+    faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
 
 
 class Normalizer:

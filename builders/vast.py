@@ -55,6 +55,7 @@ class Config:
     window: int = 10  # tokens on each side of the word in random contexts
     max_words: int | None = None  # a seeded sample of this many lexicon words
     seed: int = 0
+    faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
 
 
 def valence_class(valence9: float) -> int:

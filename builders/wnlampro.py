@@ -72,6 +72,7 @@ class Config:
     corruption_max_key_count: float = 10.0  # drop a corrupted key that is a word this frequent
     dev_fraction: float = 0.1
     seed: int = 0
+    faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
 
 
 @dataclass

@@ -65,6 +65,7 @@ class Config:
     w2v_min_count: int = 5
     w2v_epochs: int = 5
     seed: int = 0
+    faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
 
 
 def bin_edges(config: Config) -> tuple[float, float, float]:

@@ -13,6 +13,7 @@ class Scorer:
     """Scores items of one benchmark; ``settings`` are the options that change its numbers."""
 
     name: ClassVar[str]
+    paper: str = ""  # the paper's id (set from the registry): the signature names it under --faithful
     families: ClassVar[tuple[str, ...]] = ("causal", "masked")
     chunk_size: ClassVar[int] = 64  # items scored between two appends to records.jsonl
     option_names: ClassVar[tuple[str, ...]] = ()  # keyword options the scorer accepts (``--option KEY=VALUE``)
@@ -23,19 +24,41 @@ class Scorer:
         if cls.Options is not None:
             cls.option_names = tuple(f.name for f in dataclasses.fields(cls.Options))
 
-    def __init__(self, **options):
+    def __init__(self, faithful: bool | str = False, **options):
+        from wordbench.builders.base import parse_bool
+
+        # --faithful: every behaviour of the paper and the authors' code, bugs that change numbers included.
+        self.faithful = parse_bool("faithful", faithful)
         unknown = sorted(set(options) - set(self.option_names))
         if unknown:
             from wordbench.builders.errors import ConfigError
 
             accepted = ", ".join(self.option_names) or "none"
             raise ConfigError(f"{self.name} has no scoring option {', '.join(unknown)} (accepted: {accepted})")
-        self.options = options
         self.opts = self.Options(**options) if self.Options is not None else None
+        self.options = {**options, **({"faithful": True} if self.faithful else {})}
 
     @property
     def settings(self) -> dict[str, object]:
         return dict(self.options)
+
+    def signature_settings(self) -> dict[str, object]:
+        """The settings as the run signature names them: ``faithful:<paper>`` when the switch is on."""
+        settings = {k: v for k, v in self.settings.items() if k != "faithful"}
+        return {**settings, **({"faithful": self.paper or "paper"} if self.faithful else {})}
+
+    # --- stratified --limit: one rule for every benchmark (benchmarks.runner.select) ---------------
+    def stratum(self, row: dict) -> object:
+        """The stratum a row is sampled in (relation x bin, phenomenon x reference, ...); None: one stratum."""
+        return None
+
+    def sample_unit(self, row: dict) -> str:
+        """Rows with the same unit are kept or dropped together (e.g. one word's contexts)."""
+        return row["id"]
+
+    def always_keep(self, row: dict) -> bool:
+        """Rows a sample always holds whatever the limit (e.g. VAST's polar words); they do not count in it."""
+        return False
 
     def check_model(self, model: ScoringModel) -> None:
         if model.family not in self.families:

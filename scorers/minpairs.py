@@ -51,6 +51,9 @@ class MinPairsScorer(Scorer):
         self.opts.prompt, self.opts.end = check_prompt(self.opts.prompt), self.opts.end.replace("\\n", "\n")
         self._translations: dict[str, str] = {}
 
+    def stratum(self, row: dict) -> object:
+        return row["phenomenon"], row["reference_type"]
+
     def _scores(self, model, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
         """Score each distinct (source, target) once; a seq2seq model encodes each source once."""
         unique = list(dict.fromkeys(pairs))

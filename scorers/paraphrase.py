@@ -46,6 +46,9 @@ class ParaphraseScorer(Scorer):
         super().__init__(**({"layer": int(layer)} if layer is not None else {}), **options)
         self.layer = None if layer is None else int(layer)
 
+    def stratum(self, row: dict) -> object:
+        return row["set"]  # rare | common
+
     @property
     def settings(self) -> dict[str, object]:
         return {"similarity": "bertscore-f1", "idf": False, "layer": self.layer if self.layer is not None else "auto"}

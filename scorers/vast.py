@@ -136,6 +136,17 @@ class VASTScorer(Scorer):
     def prepare(self, data: dict) -> None:
         self.rows = [r for split in data["default"].values() for r in split]
 
+    def stratum(self, row: dict) -> object:
+        """--limit samples lexicon words by valence class (the aligned templates' five classes)."""
+        v = row["valence9"]
+        return None if not np.isfinite(v) else sum(v > c for c in (2.5, 4.0, 6.0, 7.5))
+
+    def sample_unit(self, row: dict) -> str:
+        return row["word"]  # a word is kept with all its contexts
+
+    def always_keep(self, row: dict) -> bool:
+        return row["group"] != "lexicon"  # polar and WEAT words: every run needs them
+
     def _layer(self, model) -> int:
         layer = model.num_layers if self.opts.layer is None else int(self.opts.layer)
         if not 0 <= layer <= model.num_layers:

@@ -83,6 +83,9 @@ class WNLaMProScorer(Scorer):
     def settings(self) -> dict[str, object]:
         return {"top": TOP}
 
+    def stratum(self, row: dict) -> object:
+        return row["relation"], row["keyword_bin"]  # the cells of Table 6
+
     def predicted_words(self, model, lefts: list[str], rights: list[str]) -> list[list[str]]:
         """Top-100 distinct words per query (lower-cased, as the uncased reference vocabulary)."""
         # Twice as many tokens as words: " Dog" and " dog" are one word.

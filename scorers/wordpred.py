@@ -20,29 +20,35 @@ from .wholeword import GREEDY_DEPTH, SEARCH_DEPTH, TOP, WordPrediction
 
 BINS = ("high", "mid", "low")
 SOFT_K = (3, 5, 10, 25, 50, 100)
-MISS_PENALTY = 100.0  # the seed's -ln p for a missed word (--dudy2020 perplexity)
+MISS_PENALTY = 100.0  # the seed's -ln p for a missed word (--faithful perplexity)
 
 
 class WordPredScorer(Scorer):
     name = "wordpred"
     families = ("causal", "masked")
     chunk_size = 32  # lines between two appends to records.jsonl
-    option_names = ("dudy2020",)
 
-    def __init__(self, dudy2020: bool = False, **options):
-        super().__init__(dudy2020=bool(dudy2020), **options)
-        self.dudy2020 = bool(dudy2020)
+    def __init__(self, dudy2020: bool | str | None = None, **options):
+        if dudy2020 is not None:  # the option's former name; --faithful now selects the seed's definitions
+            from wordbench.builders.base import parse_bool
+
+            options["faithful"] = parse_bool("dudy2020", dudy2020) or options.get("faithful", False)
+        super().__init__(**options)
         self.neighbours: dict[str, list[str]] = {}
 
     @property
     def settings(self) -> dict[str, object]:
-        return {"top": TOP, "greedy_depth": GREEDY_DEPTH, "search_depth": SEARCH_DEPTH, "dudy2020": self.dudy2020}
+        return {"top": TOP, "greedy_depth": GREEDY_DEPTH, "search_depth": SEARCH_DEPTH}
 
     def prepare(self, data: dict) -> None:
         """Read the word2vec neighbours of the ``types`` config (soft match)."""
         if "types" in data:
             types = data["types"]["test"]
             self.neighbours = dict(zip(types["word"], (list(n) for n in types["neighbours"])))
+
+    def stratum(self, row: dict) -> object:
+        """A line is sampled in the stratum of its rarest binned word, so the low bin keeps events."""
+        return next((b for b in reversed(BINS) if b in row["bins"]), None)
 
     def score(self, model, items: list[dict]) -> list[dict]:
         lines = [list(item["words"]) for item in items]
@@ -85,7 +91,7 @@ class WordPredScorer(Scorer):
         type_bin = {t: b for t, b, *_ in events}
         covered1, covered10 = {t for t, _, h1, *_ in events if h1}, {t for t, _, _, h10, *_ in events if h10}
         binned = [t for t, b in type_bin.items() if b in BINS]
-        t_den = [t for t in binned if type_bin[t] in ("high", "mid")] if self.dudy2020 else binned
+        t_den = [t for t in binned if type_bin[t] in ("high", "mid")] if self.faithful else binned
         metrics = {
             "events": n,
             "top1": pct(sum(e[2] for e in events), n),
@@ -96,7 +102,7 @@ class WordPredScorer(Scorer):
             # Targets longer than the top-10 search depth can be top-10 hits only through a top-1 hit.
             "events_beyond_search_depth": sum(t > SEARCH_DEPTH for r in records for t in r["tokens"]),
         }
-        if self.dudy2020:
+        if self.faithful:
             metrics["ppx"] = round(float(np.mean([-e[5] if e[2] else MISS_PENALTY for e in events])), 3)
             metrics["ppx_definition"] = "mean -ln p of top-1 hits, +100 per miss, not exponentiated (the seed's)"
         else:

@@ -174,7 +174,7 @@ def test_metrics_by_hand():
     assert m["bins"]["mid"] == {"events": 2, "token_top1": 50.0, "token_top10": 50.0, "types": 1, "type_top1": 100.0, "type_top10": 100.0}
     assert m["soft"]["3"]["top1"] == 60.0 and m["soft"]["25"]["top1"] == 60.0 and m["soft"]["50"]["top1"] == 80.0
     assert m["soft"]["3"]["T1"] == 100.0
-    seed = WordPredScorer(dudy2020=True).summarize(records)
+    seed = WordPredScorer(faithful=True).summarize(records)
     assert seed["ppx"] == pytest.approx((0.2 + 100 + 100 + 0.4 + 100) / 5, abs=1e-3)
     assert seed["T1"] == 100.0  # 2 covered types over the 2 high+mid types (the seed's denominator)
 
@@ -200,7 +200,7 @@ def test_score_cli_end_to_end(corpora, tiny_models, tmp_path):
     assert {"type_coverage_by_bin.png", "token_coverage_by_bin.png", "soft_match.png"} <= {p.name for p in (run / "plots").iterdir()}
     again = runner.invoke(cli, args)
     assert again.exit_code == 0 and json.loads((run / "summary.json").read_text())["items_scored_now"] == 0
-    seed = runner.invoke(cli, args + ["--dudy2020"])
+    seed = runner.invoke(cli, args + ["--faithful"])
     assert seed.exit_code == 0, seed.output
     runs = sorted(p for p in (tmp_path / "runs" / "wordpred").glob("*/*"))
     assert len(runs) == 2

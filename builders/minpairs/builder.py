@@ -54,6 +54,7 @@ class Config:
     max_pairs: int | None = None  # a seeded sample of the parallel pairs
     max_per_phenomenon: int | None = None  # a seeded sample of each phenomenon x reference type
     seed: int = 0
+    faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
 
 
 def _choice(config: Config, key: str, options: Sequence):
