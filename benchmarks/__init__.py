@@ -1,1 +1,1 @@
-__version__ = "0.1.0"
+from wordbench import __version__  # noqa: F401 - the one version, defined in wordbench/__init__.py

@@ -13,6 +13,19 @@ from wordbench.builders.errors import WordbenchError
 from . import __version__
 
 
+class BatchSize(click.ParamType):
+    """``auto`` or a positive integer."""
+
+    name = "auto|N"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) or str(value).strip().lower() == "auto":
+            return value if isinstance(value, int) else "auto"
+        if str(value).strip().isdigit() and int(value) >= 1:
+            return int(value)
+        self.fail(f"'{value}' is not auto or a positive integer", param, ctx)
+
+
 def user_errors(fn):
     """Turn wordbench's own errors into one-line CLI errors (no traceback for a user mistake)."""
 
@@ -58,7 +71,7 @@ SET_OPTION = click.option("--set", "overrides", multiple=True, metavar="KEY=VALU
 @cli.command()
 @click.argument("name")
 @SET_OPTION
-@click.option("--out", type=click.Path(path_type=Path), help="Folder to write (default: the wordbench cache, keyed by signature).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder to write: new, empty, or an earlier build of the same benchmark (default: the wordbench cache, keyed by signature).")
 @click.option("--force", is_flag=True, help="Rebuild even if a build with the same signature exists.")
 @FAITHFUL_OPTION
 @user_errors
@@ -105,7 +118,7 @@ def model_options(fn):
             click.option("--family", type=click.Choice(["causal", "masked", "encoder", "seq2seq"]), help="Override the detected model family."),
             click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda, cuda:N, mps, or shard (split over all GPUs)."),
             click.option("--dtype", default="auto", show_default=True, help="auto (bf16 on GPU, else float32), float32, bfloat16, float16."),
-            click.option("--batch-size", default="auto", show_default=True, help="Items per forward pass; auto backs off on CUDA OOM."),
+            click.option("--batch-size", type=BatchSize(), default="auto", show_default=True, help="Items per forward pass (a positive integer); auto backs off on CUDA OOM."),
             click.option("--revision", help="Hub revision (branch, tag or commit) of the model."),
             click.option("--trust-remote-code", is_flag=True, help="Run the model repository's own code (off: submitted models are untrusted)."),
             click.option("--allow-pickle", is_flag=True, help="Allow pickle checkpoints, which can run code when loaded."),
@@ -118,8 +131,7 @@ def model_options(fn):
 def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle):
     from wordbench.scorers.models import load_model
 
-    bs = batch_size if batch_size == "auto" else int(batch_size)
-    model = load_model(model_name, family, device, dtype, bs, revision, trust_remote_code, allow_pickle)
+    model = load_model(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
     model.progress = True
     return model
 
@@ -131,7 +143,7 @@ def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_
 @click.option("--split", default="test", show_default=True, type=click.Choice(["dev", "test", "all"]), help="Split to score.")
 @click.option("--limit", type=click.IntRange(min=1), help="Score a seeded sample of this many items, stratified as the paper's tables (relation x bin, bin, phenomenon x reference, word group).")
 @click.option("--config", "data_config", default="default", show_default=True, help="Dataset config to score.")
-@click.option("--out", type=click.Path(path_type=Path), default=Path("runs"), show_default=True, help="Root of the run folders.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True, help="Root of the run folders.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A scoring option (repeatable; part of the run signature): paraphrase layer=N (BERTScore layer), tendencies and minpairs (listed above).")
 @FAITHFUL_OPTION
 @click.option("--dudy2020", is_flag=True, hidden=True, help="Former name of --faithful for wordpred.")
@@ -157,11 +169,23 @@ def score(name, model_name, family, device, dtype, batch_size, revision, trust_r
         opts["faithful"] = True
     if samples:
         opts["samples"] = samples
-    get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
+    scorer = get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
     if (model_name is None) == (not samples):
         raise click.UsageError("give --model, or (tendencies) --samples FILE, not both")
+    # Everything that can be checked without the weights is checked first: data, config, split, model family.
+    from wordbench.scorers.models import model_family
+
+    from .hub import load_data
+    from .runner import select
+
+    loaded = load_data(name, data, faithful=scorer.faithful)
+    select(loaded[1], data_config, split, None)
+    if model_name is not None:
+        click.echo(f"checking {model_name} ...", err=True)
+        scorer.check_family(model_family(model_name, family, revision, trust_remote_code), model_name)
+        click.echo(f"loading {model_name} ...", err=True)
     model = None if model_name is None else _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
-    run = do_score(name, model, data, split, limit, out, data_config, **opts)
+    run = do_score(name, model, loaded, split, limit, out, data_config, **opts)
     click.echo((run.path / "report.md").read_text())
     click.echo(f"run folder: {run.path}")
 
@@ -223,7 +247,7 @@ def packaged_minilm() -> Path:
 @cli.command()
 @click.option("--model", "model_name", help="Model to score (default: the packaged SmolLM2-135M-Instruct GGUF).")
 @click.option("--limit", default=300, show_default=True, type=click.IntRange(min=1), help="Test entries to score.")
-@click.option("--out", type=click.Path(path_type=Path), default=Path("runs"), show_default=True, help="Root of the run folders.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True, help="Root of the run folders.")
 @FAITHFUL_OPTION
 @user_errors
 def demo(model_name, limit, out, faithful):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import re
 import shutil
 from datetime import date
 from pathlib import Path
@@ -16,7 +18,7 @@ from pathlib import Path
 import datasets
 
 from wordbench.builders.base import config_dict, parse_overrides
-from wordbench.builders.errors import ConfigError, SourceError, WordbenchError
+from wordbench.builders.errors import ConfigError, DataFormatError, SourceError, WordbenchError
 from wordbench.builders.sources.base import cache_dir, file_sha8
 
 from .registry import Benchmark, get
@@ -130,9 +132,32 @@ def write_folder(bench: Benchmark, builder, config, data, sources, folder: Path,
         "wordbench": __version__,
         "extra_files": builder.export_extra(data, folder),
     }
-    (folder / SIGNATURE_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     (folder / "README.md").write_text(card_text(bench, data, meta, builder.summary(data), version, changelog))
+    # Written last: a folder with a signature.json is a complete build.
+    (folder / SIGNATURE_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     return meta
+
+
+def _read_meta(folder: Path) -> dict | None:
+    """The signature.json of a build folder, or None; a corrupt one is a one-line error."""
+    path = folder / SIGNATURE_FILE
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise DataFormatError(f"{path}: not a wordbench signature file ({exc}); delete the folder to rebuild") from None
+
+
+def _check_out(folder: Path, name: str) -> None:
+    """``--out`` is new, empty, or an earlier build of the same benchmark: nothing else is overwritten."""
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"--out {folder} is a file: give a folder")
+    if folder.is_dir() and any(folder.iterdir()):
+        meta = _read_meta(folder)
+        if meta is None or meta.get("benchmark") != name:
+            what = "no wordbench build" if meta is None else f"a {meta.get('benchmark')} build"
+            raise ConfigError(f"--out {folder} holds {what}: give a new or empty folder, or one built for {name}")
 
 
 def build(name: str, overrides=(), out: Path | None = None, force: bool = False, progress: bool = True,
@@ -144,17 +169,25 @@ def build(name: str, overrides=(), out: Path | None = None, force: bool = False,
     config = parse_overrides(builder.Config, overrides)
     if faithful:
         config = dataclasses.replace(config, faithful=True)
+    if out is not None:
+        _check_out(Path(out), name)  # before the sources resolve: a wrong --out fails at once
     sources = builder.sources(config)
     sig = data_signature(bench.name, builder.version, sources, config, bench.paper)
     folder = Path(out) if out else cache_dir("builds", bench.name) / short_hash(sig)
-    if (folder / SIGNATURE_FILE).exists() and not force:
-        meta = json.loads((folder / SIGNATURE_FILE).read_text())
-        if meta["signature"] == sig:
-            return folder, meta
-    if folder.exists() and out is None:
-        shutil.rmtree(folder)
+    meta = _read_meta(folder)
+    if meta is not None and meta.get("signature") == sig and not force:
+        return folder, meta
     data = builder.build(config, progress=progress)
-    return folder, write_folder(bench, builder, config, data, sources, folder)
+    # Atomic: written beside the target, then renamed into place; a killed build leaves the old folder intact.
+    tmp = folder.parent / f".{folder.name}.building-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    meta = write_folder(bench, builder, config, data, sources, tmp)
+    old = folder.parent / f".{folder.name}.old-{os.getpid()}"
+    if folder.exists():
+        folder.rename(old)
+    tmp.rename(folder)
+    shutil.rmtree(old, ignore_errors=True)
+    return folder, meta
 
 
 def load_data(name: str, spec: str | None = None, progress: bool = True,
@@ -167,18 +200,22 @@ def load_data(name: str, spec: str | None = None, progress: bool = True,
         return meta["signature"], _load_folder(folder)
     path = Path(spec).expanduser()
     if path.is_dir():
-        sig_file = path / SIGNATURE_FILE
-        if not sig_file.exists():  # a folder in the benchmark's own published layout (e.g. DistilLingEval)
+        meta = _read_meta(path)
+        if meta is None:  # a folder in the benchmark's own published layout (e.g. DistilLingEval)
             data = bench.builder().read_folder(path)
-            files = sorted(p for p in path.rglob("*") if p.is_file())
-            return f"{name}-folder:sha256-{file_sha8(*files)}", data
-        meta = json.loads(sig_file.read_text())
+            return f"{name}-folder:sha256-{file_sha8(path)}", data
         if meta.get("benchmark") != name:
             raise ConfigError(f"{path} holds {meta.get('benchmark')} data, not {name}")
         return meta["signature"], _load_folder(path)
     if path.is_file():
-        return f"{name}-file:sha256-{file_sha8(path)}", bench.builder().read_file(path)
-    if "/" in spec or "@" in spec:
+        if path.stat().st_size == 0:
+            raise DataFormatError(f"{path} is empty: give a {name} file with data")
+        try:
+            data = bench.builder().read_file(path)
+        except UnicodeDecodeError as exc:
+            raise DataFormatError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.object[exc.start:exc.start + 1]!r}); convert it with iconv") from None
+        return f"{name}-file:sha256-{file_sha8(path)}", data
+    if re.fullmatch(r"[\w.-]+/[\w.-]+(@[\w./-]+)?", spec) and not spec.startswith("."):
         return _load_hub(name, spec)
     raise SourceError(f"data {spec} not found: give a dataset folder, a {name} file, or HUB_ID@REVISION")
 
@@ -187,13 +224,21 @@ def _load_folder(folder: Path) -> dict[str, datasets.DatasetDict]:
     """Read the parquet files directly: ``load_dataset(folder)`` may serve a stale cache after a rebuild in place."""
     import pyarrow.parquet as pq
 
+    def table(file: Path):
+        try:
+            return datasets.Dataset(pq.read_table(file))
+        except Exception as exc:  # noqa: BLE001 - pyarrow's ArrowInvalid / OSError on a truncated or foreign file
+            raise DataFormatError(f"{file}: not a readable parquet file ({str(exc).splitlines()[0]}); rebuild or re-download it") from None
+
+    if not (folder / "data").is_dir():
+        raise DataFormatError(f"{folder} has no data/ folder: is it a wordbench build?")
     out = {}
     for cfg in sorted(p.name for p in (folder / "data").iterdir() if p.is_dir()):
         splits: dict[str, list[Path]] = {}
         for file in sorted((folder / "data" / cfg).glob("*.parquet")):
             splits.setdefault(file.name.split("-")[0], []).append(file)
         out[cfg] = datasets.DatasetDict(
-            {split: datasets.concatenate_datasets([datasets.Dataset(pq.read_table(f)) for f in files]) for split, files in splits.items()}
+            {split: datasets.concatenate_datasets([table(f) for f in files]) for split, files in splits.items()}
         )
     return out
 
@@ -218,6 +263,14 @@ def publish(name: str, repo_id: str, version: str, local: Path | None = None, dr
     parts = version.split(".")
     if len(parts) != 3 or not all(p.isdigit() for p in parts):
         raise ConfigError(f"version must be X.Y.Z, got '{version}'")
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    try:
+        validate_repo_id(repo_id)
+        if repo_id.count("/") != 1:
+            raise HFValidationError("expected ORG/NAME")
+    except HFValidationError as exc:
+        raise ConfigError(f"'{repo_id}' is not a Hub repo id ORG/NAME: {str(exc).splitlines()[0]}") from None
     bench = get(name)
     built, meta = build(name, overrides, progress=progress, faithful=faithful)
     folder = Path(local) if local else Path("publish") / f"{name}-{version}"

@@ -1,12 +1,14 @@
 """Run folders: ``runs/<benchmark>/<model-slug>/<signature-hash8>/``.
 
-``records.jsonl`` gets one line per item as items finish (one write per line, flushed and synced),
-so a killed run loses at most the line being written; a rerun drops a torn last line and skips the
-ids already present. ``summary.json``, ``report.md`` and ``plots/`` are written at the end.
+``records.jsonl`` gets one line per item as each chunk of items finishes (flushed and synced), so a
+killed run loses at most the chunk being scored; a rerun drops a torn last line and skips the ids
+already present (a duplicate id is read once, with a warning). One process writes a run folder at a
+time (``run.lock``). ``summary.json``, ``report.md`` and ``plots/`` are written at the end.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -15,7 +17,7 @@ from typing import Iterable
 
 import jsonlines
 
-from wordbench.builders.errors import DataFormatError
+from wordbench.builders.errors import ConfigError, DataFormatError, warn
 
 from .signature import short_hash
 
@@ -61,14 +63,45 @@ class RunFolder:
         self._repair()
         if not self.records_path.exists():
             return []
-        out = []
+        out, seen, duplicates = [], set(), 0
         with jsonlines.open(self.records_path) as reader:
             try:
-                for rec in reader:
+                for lineno, rec in enumerate(reader, 1):
+                    if not isinstance(rec, dict) or "id" not in rec:
+                        raise DataFormatError(f"{self.records_path}:{lineno}: a record without an id; delete the run folder to start over")
+                    if rec["id"] in seen:
+                        duplicates += 1
+                        continue
+                    seen.add(rec["id"])
                     out.append(rec)
-            except jsonlines.InvalidLineError as exc:
-                raise DataFormatError(f"{self.records_path}:{exc.lineno}: not a JSON record; delete the run folder to start over") from None
+            except (jsonlines.InvalidLineError, UnicodeDecodeError) as exc:
+                line = getattr(exc, "lineno", "?")
+                raise DataFormatError(f"{self.records_path}:{line}: not a JSON record; delete the run folder to start over") from None
+        if duplicates:
+            warn(f"{self.records_path}: {duplicates} duplicate record id(s) ignored (the first of each is kept)")
         return out
+
+    @contextlib.contextmanager
+    def lock(self):
+        """Hold the run folder for one writer; a second ``score`` of the same run says which PID has it."""
+        import fcntl
+
+        path = self.path / "run.lock"
+        with open(path, "a+") as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                f.seek(0)
+                pid = f.read().strip() or "?"
+                raise ConfigError(f"{self.path} is being scored by another process (PID {pid}): wait for it or stop it") from None
+            f.seek(0)
+            f.truncate()
+            f.write(str(os.getpid()))
+            f.flush()
+            try:
+                yield self
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
 
     def done_ids(self) -> set[str]:
         return {r["id"] for r in self.records()}
@@ -89,11 +122,22 @@ class RunFolder:
 
     def write_text(self, name: str, text: str) -> Path:
         path = self.path / name
-        path.write_text(text)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text)
+        tmp.replace(path)
         return path
 
     def summary(self) -> dict:
         path = self.path / "summary.json"
         if not path.exists():
-            raise DataFormatError(f"{self.path} has no summary.json: is it a finished wordbench run folder?")
-        return json.loads(path.read_text())
+            raise DataFormatError(f"{self.path} has no summary.json: an unfinished run (rerun its score command) or not a run folder")
+        try:
+            summary = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise DataFormatError(f"{path}: not a JSON summary ({exc}); rerun the score command to rewrite it") from None
+        if not isinstance(summary, dict) or "benchmark" not in summary:
+            raise DataFormatError(f"{path}: not a wordbench summary (no 'benchmark' key)")
+        return summary
+
+    def finished(self) -> bool:
+        return (self.path / "summary.json").exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from wordbench.builders.errors import ConfigError
+from wordbench.builders.errors import ConfigError, warn
 from wordbench.builders.sources.base import seeded_key
 
 from .hub import load_data
@@ -66,7 +66,8 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     bench = get(name)
     scorer = bench.scorer(**{**options, **({"faithful": True} if faithful else {})})
     info = scorer.run_info(model)
-    data_sig, dataset = load_data(name, data, progress=progress, faithful=scorer.faithful)
+    # ``data``: a folder, a file, HUB_ID@REV, None (the default build), or an already loaded (signature, data).
+    data_sig, dataset = data if isinstance(data, tuple) else load_data(name, data, progress=progress, faithful=scorer.faithful)
     scorer.prepare(dataset)
     items = scorer.work_items(select(dataset, config, split, limit, scorer=scorer))
     sample = {"limit": "all"} if limit is None else {"limit": limit, "sample": "stratified"}
@@ -74,18 +75,18 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     signature = run_signature(data_sig, info.tag, settings)
     run = RunFolder.for_run(out, name, info.name, signature)
 
-    done = run.done_ids()
-    todo = [it for it in items if it["id"] not in done]
-    start = time.perf_counter()
-    with tqdm(total=len(items), initial=len(items) - len(todo), desc=f"{name} {info.name}", disable=not progress) as bar:
-        for i in range(0, len(todo), scorer.chunk_size):
-            chunk = todo[i : i + scorer.chunk_size]
-            run.append(scorer.score(model, chunk))
-            bar.update(len(chunk))
-    elapsed = time.perf_counter() - start
-
-    wanted = {it["id"] for it in items}
-    records = [r for r in run.records() if r["id"] in wanted]
+    with run.lock():
+        done = run.done_ids()
+        todo = [it for it in items if it["id"] not in done]
+        start = time.perf_counter()
+        with tqdm(total=len(items), initial=len(items) - len(todo), desc=f"{name} {info.name}", disable=not progress) as bar:
+            for i in range(0, len(todo), scorer.chunk_size):
+                chunk = todo[i : i + scorer.chunk_size]
+                run.append(scorer.score(model, chunk))
+                bar.update(len(chunk))
+        elapsed = time.perf_counter() - start
+        wanted = {it["id"] for it in items}
+        records = [r for r in run.records() if r["id"] in wanted]
     summary = {
         "benchmark": name,
         "signature": signature,
@@ -104,20 +105,46 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     run.write_json("summary.json", summary)
     plots = scorer.plots(records, summary, run.plots_dir)
     report = scorer.report([summary]) + "\n" + "".join(f"![{p}](plots/{p})\n" for p in plots)
-    run.write_text("report.md", report)
+    run.write_text("report.md", report + f"\nSignature: `{signature}`\n")
     return run
 
 
 def report(run_paths: list[Path], plots: Path | None = None) -> str:
-    """Several runs side by side (grouped by benchmark); with ``plots``, the comparison figures go there."""
-    summaries = [RunFolder(p).summary() for p in run_paths]
+    """Several runs side by side (grouped by benchmark); with ``plots``, the comparison figures go there.
+    Unfinished runs are skipped with a warning; settings that differ between runs are listed under the tables."""
+    runs = [RunFolder(p) for p in run_paths]
+    for run in runs:
+        if not run.finished():
+            warn(f"{run.path}: skipped, the run is unfinished (rerun its score command to finish it)")
+    summaries = [run.summary() for run in runs if run.finished()]
+    if not summaries:
+        raise ConfigError("no finished run to report")
     out = []
     for name in dict.fromkeys(s["benchmark"] for s in summaries):
         group = [s for s in summaries if s["benchmark"] == name]
         scorer = get(name).scorer(**group[0].get("options", {}))
-        text = scorer.report(group)
+        text = scorer.report(group) + differing_settings(group)
         if plots is not None:
             plots.mkdir(parents=True, exist_ok=True)
             text += "\n" + "".join(f"![{p}]({(plots / p).resolve()})\n" for p in scorer.compare_plots(group, plots))
         out.append(text)
     return "\n\n".join(out)
+
+
+def differing_settings(summaries: list[dict]) -> str:
+    """A table of the signature settings that differ between runs (data, split, limit, options), so runs
+    scored differently are never read as one comparison; empty when only the models differ."""
+    model_keys = ("model", "fam", "dtype")
+    parsed = []
+    for s in summaries:
+        parts = dict(part.split(":", 1) for part in s["signature"].split("|")[1:] if ":" in part)
+        parsed.append({k: v for k, v in parts.items() if k not in model_keys})
+    parsed = [{"data": s["signature"].split("|", 1)[0], **p} for s, p in zip(summaries, parsed)]
+    keys = [k for k in dict.fromkeys(k for p in parsed for k in p) if len({p.get(k) for p in parsed}) > 1]
+    if not keys:
+        return ""
+    lines = ["", "**These runs differ in settings other than the model:**", "",
+             "| run | " + " | ".join(keys) + " |", "|---|" + "---|" * len(keys)]
+    for s, p in zip(summaries, parsed):
+        lines.append(f"| {s['model']['name']} | " + " | ".join(str(p.get(k, "")) for k in keys) + " |")
+    return "\n".join(lines) + "\n"

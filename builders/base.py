@@ -33,7 +33,38 @@ def parse_overrides(config_cls, overrides: typing.Iterable[str] | dict[str, Any]
         if key not in fields:
             raise ConfigError(f"unknown config key '{key}' for {config_cls.__qualname__}; valid keys: {', '.join(fields)}")
         values[key] = _convert(key, raw, hints[key])
-    return config_cls(**values)
+    config = config_cls(**values)
+    check_config(config)
+    return config
+
+
+POSITIVE = ("window", "reference_tokens", "max_new_tokens")  # sizes that must be >= 1 (besides max_*, *_dim, ...)
+
+
+def check_config(config) -> None:
+    """Ranges every config shares, by field name, then the config's own ``validate()`` (ordered thresholds
+    and the like): counts and sizes are non-negative, ``max_*``/``*_dim``/``*_beam``/``*_epochs`` and
+    windows positive, ``*_fraction`` in [0, 1). A negative size must not act as a Python slice."""
+    hints = typing.get_type_hints(type(config))
+    for f in dataclasses.fields(config):
+        value, hint = getattr(config, f.name), hints[f.name]
+        allowed = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
+        if value is None:
+            if type(None) not in typing.get_args(hint):
+                raise ConfigError(f"'{f.name}' cannot be None (expects {allowed[0].__name__})")
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or f.name == "seed":
+            continue
+        if f.name.endswith("_fraction"):
+            if not 0 <= value < 1:
+                raise ConfigError(f"'{f.name}' must be in [0, 1), got {value}")
+        elif f.name.startswith("max_") or f.name.endswith(("_dim", "_beam", "_epochs")) or f.name in POSITIVE:
+            if value < 1:
+                raise ConfigError(f"'{f.name}' must be at least 1, got {value}")
+        elif int in allowed and value < 0:
+            raise ConfigError(f"'{f.name}' must be >= 0, got {value}")
+    if hasattr(config, "validate"):
+        config.validate()
 
 
 def _split(override: str) -> tuple[str, str]:
@@ -58,10 +89,20 @@ def parse_bool(key: str, value: Any) -> bool:
 
 
 def _convert(key: str, raw: Any, hint) -> Any:
-    if not isinstance(raw, str):
-        return raw
     args = [a for a in typing.get_args(hint) if a is not type(None)]
     target = args[0] if args else hint
+    if not isinstance(raw, str):
+        if raw is None or target not in (bool, int, float, str):
+            return raw
+        if target is bool:
+            return parse_bool(key, raw)
+        if target is float and isinstance(raw, (int, float)) and not isinstance(raw, bool):
+            return float(raw)
+        if target is int and isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        if target is str and isinstance(raw, (int, float)) and not isinstance(raw, bool):
+            return str(raw)
+        raise ConfigError(f"'{key}' expects {target.__name__}, got {raw!r}")
     if raw.lower() in ("none", "null", "") and type(None) in typing.get_args(hint):
         return None
     try:
@@ -70,7 +111,7 @@ def _convert(key: str, raw: Any, hint) -> Any:
         if target in (int, float, str):
             return target(raw)
     except ValueError:
-        raise ConfigError(f"config key '{key}' expects {getattr(target, '__name__', target)}, got '{raw}'") from None
+        raise ConfigError(f"'{key}' expects {getattr(target, '__name__', target)}, got '{raw}'") from None
     return raw
 
 

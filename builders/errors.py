@@ -15,3 +15,10 @@ class ConfigError(WordbenchError):
 
 class DataFormatError(WordbenchError):
     """A malformed input file; the message names the file and the line."""
+
+
+def warn(message: str) -> None:
+    """A one-line warning on stderr (something was skipped or repaired; nothing is lost silently)."""
+    import sys
+
+    print(f"warning: {message}", file=sys.stderr)

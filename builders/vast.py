@@ -57,6 +57,10 @@ class Config:
     seed: int = 0
     faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
 
+    def validate(self) -> None:
+        if self.scale_low is not None and self.scale_high is not None and not self.scale_low < self.scale_high:
+            raise ConfigError(f"scale_low ({self.scale_low}) must be below scale_high ({self.scale_high})")
+
 
 def valence_class(valence9: float) -> int:
     return next((c for c, edge in enumerate(CLASS_EDGES) if valence9 <= edge), len(CLASS_EDGES))

@@ -17,7 +17,7 @@ import datasets
 import numpy as np
 
 from .base import Builder
-from .errors import SourceError
+from .errors import ConfigError, SourceError
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_documents, iter_corpus_lines, split_documents
 from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, Frequencies, bin_of, corpus_frequencies, load_frequencies
@@ -66,6 +66,10 @@ class Config:
     w2v_epochs: int = 5
     seed: int = 0
     faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
+
+    def validate(self) -> None:
+        if not self.high > self.mid > self.low >= 1:
+            raise ConfigError(f"bin thresholds must be ordered high > mid > low >= 1, got {self.high}/{self.mid}/{self.low}")
 
 
 def bin_edges(config: Config) -> tuple[float, float, float]:

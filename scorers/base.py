@@ -35,7 +35,14 @@ class Scorer:
 
             accepted = ", ".join(self.option_names) or "none"
             raise ConfigError(f"{self.name} has no scoring option {', '.join(unknown)} (accepted: {accepted})")
-        self.opts = self.Options(**options) if self.Options is not None else None
+        if self.Options is not None:
+            from wordbench.builders.base import parse_overrides
+
+            # Typed and range-checked like a builder config: `n=abc` or `beams=-1` is a one-line error.
+            self.opts = parse_overrides(self.Options, options)
+            options = {k: getattr(self.opts, k) for k in options}
+        else:
+            self.opts = None
         self.options = {**options, **({"faithful": True} if self.faithful else {})}
 
     @property
@@ -61,10 +68,14 @@ class Scorer:
         return False
 
     def check_model(self, model: ScoringModel) -> None:
-        if model.family not in self.families:
+        self.check_family(model.family, model.info.name)
+
+    def check_family(self, family: str, model_name: str) -> None:
+        """Refuse a model family the benchmark cannot score (the CLI asks before the weights load)."""
+        if family not in self.families:
             raise ModelError(
-                f"{self.name} needs a {' or '.join(self.families)} model; {model.info.name} is {model.family}"
-                + (" (no LM head)" if model.family == "encoder" else "")
+                f"{self.name} needs a {' or '.join(self.families)} model; {model_name} is {family}"
+                + (" (no LM head)" if family == "encoder" else "")
             )
 
     def run_info(self, model: ScoringModel | None) -> ModelInfo:

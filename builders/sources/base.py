@@ -49,10 +49,38 @@ def seeded_key(seed: int, key: str) -> str:
 
 
 def file_sha8(*paths: Path) -> str:
-    """First 8 hex digits of the SHA-256 over the bytes of ``paths`` (streamed)."""
+    """First 8 hex digits of the SHA-256 over the bytes of ``paths`` (streamed; a folder counts as all of its
+    files, symlinks followed). Each file's digest is cached by path, size and mtime, so a large corpus is
+    read once, and an edit in place changes the hash."""
+    files = [f for p in paths for f in (tree_files(Path(p)) if Path(p).is_dir() else [Path(p)])]
+    if len(files) == 1:  # the plain file digest, as sha256sum prints it
+        return _file_digest(files[0])[:8]
     h = hashlib.sha256()
-    for path in paths:
-        with open(path, "rb") as f:
+    for file in files:
+        h.update(_file_digest(file).encode())
+    return h.hexdigest()[:8]
+
+
+def tree_files(folder: Path) -> list[Path]:
+    """Every file under ``folder`` in a stable order, following symlinked files and folders."""
+    out = []
+    for root, dirs, files in os.walk(folder, followlinks=True):
+        dirs.sort()
+        out += [Path(root) / f for f in sorted(files)]
+    return out
+
+
+_DIGESTS: dict[tuple[str, int, int], str] = {}
+
+
+def _file_digest(path: Path) -> str:
+    real = path.resolve()
+    st = real.stat()
+    key = (str(real), st.st_size, st.st_mtime_ns)
+    if key not in _DIGESTS:
+        h = hashlib.sha256()
+        with open(real, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):
                 h.update(block)
-    return h.hexdigest()[:8]
+        _DIGESTS[key] = h.hexdigest()
+    return _DIGESTS[key]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..errors import ConfigError, DataFormatError, SourceError
-from .base import SourceInfo, cache_dir, offline, seeded_key
+from .base import SourceInfo, cache_dir, file_sha8, offline, seeded_key, tree_files
 
 
 def iter_corpus_lines(spec: str, text_column: str = "text") -> Iterator[str]:
@@ -26,7 +26,7 @@ def iter_corpus_lines(spec: str, text_column: str = "text") -> Iterator[str]:
     path = Path(spec).expanduser()
     if not path.exists():
         raise SourceError(f"corpus {spec} does not exist: give a text file, a folder of .txt/.jsonl files, hf:DATASET_ID or gensim-wiki")
-    files = sorted(p for p in path.rglob("*") if p.suffix in (".txt", ".jsonl")) if path.is_dir() else [path]
+    files = [p for p in tree_files(path) if p.suffix in (".txt", ".jsonl")] if path.is_dir() else [path]
     if not files:
         raise SourceError(f"corpus folder {spec} holds no .txt or .jsonl files")
     for file in files:
@@ -94,6 +94,9 @@ def corpus_info(spec: str, text_column: str = "text", role: str = "") -> SourceI
     if spec == GENSIM_WIKI:
         info = gensim_wiki_info()
         return SourceInfo("corpus", prefix + info.name, info.version, info.detail)
+    path = Path(spec).expanduser()
+    if path.exists():  # a local file or folder is keyed by its bytes: an edit in place is a new version
+        return SourceInfo("corpus", prefix + spec, f"{path.name}-sha256-{file_sha8(path)}", f"text column '{text_column}'")
     return SourceInfo("corpus", prefix + spec, spec, f"text column '{text_column}'")
 
 

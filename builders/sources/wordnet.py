@@ -100,8 +100,10 @@ def load_wordnet(path: str | None = None):
         return _with_info(_reader(_copy_into_cache(root, target)), f"path:{root}")
 
     cached = cache_dir("nltk_data", "corpora") / "wordnet"
+    origin_file = cached / "wordbench-origin.txt"  # where the cached copy came from: the same record every build
     if _is_wordnet_dir(cached) and (cached / "lexnames").exists():
-        return _with_info(_reader(cached), "wordbench cache")
+        origin = origin_file.read_text().strip() if origin_file.exists() else "wordbench cache"
+        return _with_info(_reader(cached), origin)
 
     found = _nltk_path()
     if found is not None:
@@ -111,7 +113,10 @@ def load_wordnet(path: str | None = None):
         return _with_info(wordnet, f"nltk data {found}")
 
     if _is_wordnet_dir(DEBIAN_DIR):
-        return _with_info(_reader(_copy_into_cache(DEBIAN_DIR, cached)), f"Debian wordnet-base ({DEBIAN_DIR})")
+        origin = f"Debian wordnet-base ({DEBIAN_DIR})"
+        reader = _reader(_copy_into_cache(DEBIAN_DIR, cached))
+        origin_file.write_text(origin + "\n")
+        return _with_info(reader, origin)
 
     if not offline():
         import nltk
@@ -130,5 +135,29 @@ def load_wordnet(path: str | None = None):
     )
 
 
+_NLTK_RELATED: dict = {}
+
+
+def _sorted(cls, key):
+    """nltk 3.10 keeps pointers in sets, so hypernyms(), hyponyms(), antonyms() ... come in hash order
+    (PYTHONHASHSEED); wordbench reads them sorted so that every build is byte-identical."""
+    original = _NLTK_RELATED.setdefault(cls, cls._related)
+
+    def _related(self, relation_symbol, *args, **kwargs):
+        return sorted(original(self, relation_symbol, *args, **kwargs), key=key)
+
+    _related.wordbench_sorted = True
+    return _related
+
+
+def _deterministic_pointers() -> None:
+    from nltk.corpus.reader.wordnet import Lemma, Synset
+
+    for cls, key in ((Synset, lambda syn: syn.name()), (Lemma, lambda lem: (lem.synset().name(), lem.name()))):
+        if not getattr(cls._related, "wordbench_sorted", False):
+            cls._related = _sorted(cls, key)
+
+
 def _with_info(reader, origin: str):
+    _deterministic_pointers()
     return reader, SourceInfo("wordnet", "WordNet", reader.get_version(), origin)

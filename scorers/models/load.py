@@ -22,7 +22,18 @@ DTYPES = {"float32": torch.float32, "fp32": torch.float32, "bfloat16": torch.bfl
 SHORT = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16"}
 
 
+DEVICE = re.compile(r"^(auto|cpu|mps|shard|cuda(:\d+)?)$")
+
+
 def resolve_device(device: str = "auto") -> torch.device:
+    if not DEVICE.match(str(device)):
+        raise ModelError(f"unknown device '{device}': use auto, cpu, cuda, cuda:N, mps or shard")
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise ModelError(f"--device {device}: CUDA is not available here (torch {torch.__version__}); use --device cpu or auto")
+    if device.startswith("cuda:") and int(device[5:]) >= torch.cuda.device_count():
+        raise ModelError(f"--device {device}: this machine has {torch.cuda.device_count()} CUDA device(s)")
+    if device == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
+        raise ModelError("--device mps: MPS is not available here; use --device cpu or auto")
     if device == "auto":
         if torch.cuda.is_available():
             return torch.device("cuda")
@@ -67,9 +78,19 @@ def _looks_like_path(name: str) -> bool:
     return name.startswith((".", "/", "~")) or name.endswith(".gguf") or not HUB_ID.match(name)
 
 
+MODEL_FILES = (".safetensors", ".gguf", ".json", ".model", ".txt", ".tiktoken") + PICKLE_SUFFIXES
+
+
 def _local_version(path: Path) -> str:
-    files = [path] if path.is_file() else sorted(p for p in path.iterdir() if p.suffix in (".safetensors", ".gguf") + PICKLE_SUFFIXES)
+    """A local model is keyed by its content: weights, config and tokenizer files (a changed config.json
+    or tokenizer is a new version even when the weights are the same)."""
+    files = [path] if path.is_file() else sorted(p for p in path.iterdir() if p.is_file() and p.suffix in MODEL_FILES)
     return "sha256-" + file_sha8(*files) if files else "local"
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
 
 
 def _display_name(path: Path) -> str:
@@ -78,6 +99,28 @@ def _display_name(path: Path) -> str:
     if name.lower() in ("model", "models", "checkpoint", "weights", "snapshot"):
         name = f"{path.resolve().parent.name}-{name}"
     return name
+
+
+def _config(source: str, name_or_path: str, common: dict):
+    import transformers
+
+    try:
+        return transformers.AutoConfig.from_pretrained(source, **common)
+    except Exception as exc:  # noqa: BLE001 - a truncated .gguf raises struct.error, a bad config KeyError: one line
+        raise ModelError(f"cannot load model {name_or_path}: {_first_line(exc)}") from exc
+
+
+def model_family(name_or_path: str, family: str | None = None, revision: str | None = None, trust_remote_code: bool = False) -> str:
+    """The family ``load_model`` would give, from the config alone (no weights are read)."""
+    if family is not None:
+        return family
+    path = Path(name_or_path).expanduser()
+    if path.suffix == ".gguf":
+        return "causal"
+    if not path.exists() and _looks_like_path(name_or_path):
+        raise ModelError(f"model path {name_or_path} does not exist")
+    source = str(path) if path.exists() else name_or_path
+    return detect_family(_config(source, name_or_path, {"revision": revision, "trust_remote_code": trust_remote_code}))
 
 
 def load_model(
@@ -101,6 +144,8 @@ def load_model(
     local = path.exists()
     if not local and _looks_like_path(name_or_path):
         raise ModelError(f"model path {name_or_path} does not exist")
+    if batch_size != "auto" and not (isinstance(batch_size, int) and batch_size >= 1):
+        raise ModelError(f"batch size must be auto or a positive integer, got {batch_size!r}")
     if family is not None and family not in FAMILIES:
         raise ModelError(f"unknown model family '{family}': use one of {', '.join(FAMILIES)}")
 
@@ -114,10 +159,7 @@ def load_model(
         if ".safetensors" not in files and files & set(PICKLE_SUFFIXES):
             raise ModelError(f"{name_or_path} has only pickle weights, which can run code when loaded: pass --allow-pickle if you trust it")
 
-    try:
-        config = transformers.AutoConfig.from_pretrained(source, **common)
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"cannot load model {name_or_path}: {str(exc).splitlines()[0]}") from exc
+    config = _config(source, name_or_path, common)
     family = family or ("causal" if gguf else detect_family(config))
 
     dev = resolve_device("cuda" if device == "shard" else device)
@@ -134,8 +176,8 @@ def load_model(
     try:
         tokenizer = transformers.AutoTokenizer.from_pretrained(source, **common)
         model = auto_cls.from_pretrained(source, **kwargs)
-    except (OSError, ValueError) as exc:
-        msg = str(exc).splitlines()[0]
+    except Exception as exc:  # noqa: BLE001 - corrupt or untrusted files fail in many ways: one line for the user
+        msg = _first_line(exc)
         if "safetensors" in msg and not allow_pickle:
             msg += " (pickle weights are refused unless --allow-pickle)"
         raise ModelError(f"cannot load {family} model {name_or_path}: {msg}") from exc
