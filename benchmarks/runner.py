@@ -126,7 +126,10 @@ def report(run_paths: list[Path], plots: Path | None = None) -> str:
         text = scorer.report(group) + differing_settings(group)
         if plots is not None:
             plots.mkdir(parents=True, exist_ok=True)
-            text += "\n" + "".join(f"![{p}]({(plots / p).resolve()})\n" for p in scorer.compare_plots(group, plots))
+            figures = scorer.compare_plots(group, plots)
+            if not figures:
+                warn(f"{name}: no comparison figure for these runs (the run folders hold each run's own plots/)")
+            text += "\n" + "".join(f"![{p}]({(plots / p).resolve()})\n" for p in figures)
         out.append(text)
     return "\n\n".join(out)
 
