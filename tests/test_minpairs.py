@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
@@ -165,9 +166,17 @@ def test_build_human_pairs_all_phenomena(parallel):
         assert r["correct"][: e["start"]] + e["after"] + r["correct"][e["end"]:] == r["incorrect"] != r["correct"]
         assert r["correct"][e["start"]:e["end"]] == e["before"] and r["reference_type"] == "human"
     counts = {c["phenomenon"]: c for c in data["counts"]["test"]}
-    assert counts["hypercorrect_genitive"]["pairs"] == 2 and counts["clause_omission"]["pairs"] == 1
+    assert counts["hypercorrect_genitive"]["pairs"] == 2 and counts["clause_omission"]["pairs"] == 2  # both clauses of one sentence
+    for c in counts.values():  # every sentence is a pair or a counted drop ("no position" included)
+        assert c["dropped_no_position"] + len({r["pair_id"] for r in rows if r["phenomenon"] == c["phenomenon"]}) == c["sentences"]
+    assert counts["polarity_affix_del"]["dropped_no_position"] == len(DE) - 1
     again = _build({"parallel": parallel, "analyzer": "offline"})
     assert list(again["default"]["test"]) == rows  # deterministic
+    assert len({r["id"] for r in rows}) == len(rows)
+    one = list(_build({"parallel": parallel, "analyzer": "offline", "variants": "one"})["default"]["test"])
+    per_sentence = Counter((r["phenomenon"], r["pair_id"]) for r in one)
+    assert set(per_sentence.values()) == {1} and set(per_sentence) == {(r["phenomenon"], r["pair_id"]) for r in rows}
+    assert len(one) < len(rows) and {r["id"] for r in one} <= {r["id"] for r in rows}
 
 
 def test_build_machine_references_validation(parallel, tmp_path):
@@ -349,3 +358,51 @@ def test_stanza_analyses_are_mapped(monkeypatch):
     assert [text[s:e] for s, e in analysis.segments] == ["Er geht nicht zum Bahnhof.", "Sie bleibt."]
     assert [e.apply(text) for e in RULES["polarity_particle_nicht_del"]().candidates(analysis)] == ["Er geht zum Bahnhof. Sie bleibt."]
     assert [e.apply(text) for e in RULES["subj_verb_agreement"]().candidates(analysis)] == ["Er gehen nicht zum Bahnhof. Sie bleibt."]
+
+
+# --- the German analysis and the rules on real words (each of these failed before the fixes of issue 16) ---
+def test_splitter_ends_sentences_after_short_words():
+    def parts(text):
+        return [text[s:e] for s, e in split_segments(text)]
+
+    assert parts("Das ist gut. Wir gehen.") == ["Das ist gut.", "Wir gehen."]
+    assert parts("Ich will es tun. Er kam an. Sie geht.") == ["Ich will es tun.", "Er kam an.", "Sie geht."]
+    assert parts("Er kam z.B. mit Dr. Meier am 1. Mai an. Hans J. Meier blieb.") == ["Er kam z.B. mit Dr. Meier am 1. Mai an.", "Hans J. Meier blieb."]
+
+
+def test_nouns_with_two_genders_and_numbered_forms():
+    from wordbench.builders.minpairs.morph import genitive_noun
+    from wordbench.builders.sources.german import noun_form, noun_readings
+
+    assert noun_form("Monat", "Gen", "Sing") == "Monates" and genitive_noun("Monat", "Sing", short=True) == "Monats"
+    assert {("Dat", "Sing", "Masc"), ("Dat", "Sing", "Neut")} <= noun_readings("Monat")
+    assert noun_form("Jahr", "Gen", "Sing") == "Jahres" and noun_form("Jahr", "Gen", "Sing", short=True) == "Jahrs"
+
+
+def _offline(rule, text, faithful=False):
+    from wordbench.builders.sources.german import OfflineAnalyzer
+
+    (a,) = OfflineAnalyzer().analyze([text])
+    return [e.apply(text) for e in RULES[rule](faithful=faithful).candidates(a)]
+
+
+def test_offline_rules_on_real_sentences_after_fixes():
+    assert _offline("hypercorrect_genitive", "Seit einem Monat wohnt er hier.") == ["Seit eines Monates wohnt er hier."]
+    assert _offline("hypercorrect_genitive", "Seit einem Monat wohnt er hier.", faithful=True) == ["Seit eines Monats wohnt er hier."]
+    # "den" is Acc.Sing.Masc or Dat.Plur, never Dat.Sing.Masc: the dative here is plural
+    assert _offline("hypercorrect_genitive", "Er ist gegenüber den Menschen freundlich.") == ["Er ist gegenüber der Menschen freundlich."]
+    ding = _offline("placeholder_ding", "Die Abgeordneten loben das Verhalten.")  # HanTa NNA / NNI
+    assert "Die Ding loben das Verhalten." in ding and "Die Abgeordneten loben das Ding." in ding
+    assert _offline("polarity_affix_del", "Unklar ist, ob er kommt.") == ["Klar ist, ob er kommt."]
+    assert _offline("subj_verb_agreement", "Ich stehe hier und warte an der Tür.") == []  # first person, not third
+    assert _offline("polarity_particle_nicht_del", "Er kommt nicht nur heute, nicht wahr?") == []
+    assert _offline("polarity_particle_nicht_del", "Er kommt nicht nur heute, nicht wahr?", faithful=True) == [
+        "Er kommt nur heute, nicht wahr?", "Er kommt nicht nur heute, wahr?"]
+
+
+def test_verb_number_of_ten_verbs():
+    from wordbench.builders.minpairs.morph import swap_verb_number
+
+    assert [swap_verb_number(v, v) for v in ("halten", "erhalten", "raten", "laden", "arbeiten", "lesen")] == [
+        "hält", "erhält", "rät", "lädt", "arbeitet", "liest"]
+    assert swap_verb_number("hält", "halten") == "halten"

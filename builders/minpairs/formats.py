@@ -101,4 +101,5 @@ def read_lingeval97(path: Path) -> list[dict]:
 
 def _row(row_id, phenomenon, ref, source, correct, incorrect, pair_id) -> dict:
     return {"id": row_id, "phenomenon": phenomenon, "reference_type": ref, "source": source, "correct": correct,
-            "incorrect": incorrect, "edit": diff_edit(correct, incorrect), "pair_id": pair_id, "reference": correct if ref == "human" else ""}
+            "incorrect": incorrect, "edit": diff_edit(correct, incorrect), "pair_id": pair_id, "reference": correct if ref == "human" else "",
+            "system": ""}
