@@ -124,6 +124,25 @@ def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_
     return model
 
 
+def _check_family(scorer, model_name, family, revision, trust_remote_code) -> None:
+    """The model family from its config alone (no weights), checked against the scorer's families."""
+    from wordbench.scorers.models.base import ModelError
+    from wordbench.scorers.models.load import detect_family
+
+    if family is None and not model_name.endswith(".gguf"):
+        import transformers
+
+        try:
+            config = transformers.AutoConfig.from_pretrained(str(Path(model_name).expanduser()) if Path(model_name).expanduser().exists()
+                                                             else model_name, revision=revision, trust_remote_code=trust_remote_code)
+        except (OSError, ValueError):
+            return  # load_model reports it
+        family = detect_family(config)
+    family = family or "causal"
+    if family not in scorer.families:
+        raise ModelError(f"{scorer.name} needs a {' or '.join(scorer.families)} model; {model_name} is {family}")
+
+
 @cli.command()
 @click.argument("name")
 @model_options
@@ -160,8 +179,11 @@ def score(name, model_name, family, device, dtype, batch_size, revision, trust_r
     get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
     if (model_name is None) == (not samples):
         raise click.UsageError("give --model, or (tendencies) --samples FILE, not both")
-    model = None if model_name is None else _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
-    run = do_score(name, model, data, split, limit, out, data_config, **opts)
+    def model(scorer):  # called by the runner once the data is resolved and checked
+        _check_family(scorer, model_name, family, revision, trust_remote_code)
+        return _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
+
+    run = do_score(name, None if model_name is None else model, data, split, limit, out, data_config, **opts)
     click.echo((run.path / "report.md").read_text())
     click.echo(f"run folder: {run.path}")
 

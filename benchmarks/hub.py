@@ -8,7 +8,9 @@ A built folder and a local published folder are the same thing:
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
+import os
 import shutil
 from datetime import date
 from pathlib import Path
@@ -170,8 +172,7 @@ def load_data(name: str, spec: str | None = None, progress: bool = True,
         sig_file = path / SIGNATURE_FILE
         if not sig_file.exists():  # a folder in the benchmark's own published layout (e.g. DistilLingEval)
             data = bench.builder().read_folder(path)
-            files = sorted(p for p in path.rglob("*") if p.is_file())
-            return f"{name}-folder:sha256-{file_sha8(*files)}", data
+            return f"{name}-folder:sha256-{folder_sha8(path)}", data
         meta = json.loads(sig_file.read_text())
         if meta.get("benchmark") != name:
             raise ConfigError(f"{path} holds {meta.get('benchmark')} data, not {name}")
@@ -181,6 +182,21 @@ def load_data(name: str, spec: str | None = None, progress: bool = True,
     if "/" in spec or "@" in spec:
         return _load_hub(name, spec)
     raise SourceError(f"data {spec} not found: give a dataset folder, a {name} file, or HUB_ID@REVISION")
+
+
+def folder_sha8(folder: Path) -> str:
+    """SHA-256 (8 hex digits) over the relative paths and bytes of every file under ``folder``, following
+    symlinked files and folders (``rglob`` does not: two folders of linked sets would both hash to nothing)."""
+    h = hashlib.sha256()
+    files = sorted((Path(root, f).relative_to(folder).as_posix(), Path(root, f))
+                   for root, _, names in os.walk(folder, followlinks=True) for f in names)
+    for rel, file in files:
+        if file.is_file():
+            h.update(f"{rel}\0{file.stat().st_size}\0".encode())
+            with open(file, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    h.update(block)
+    return h.hexdigest()[:8]
 
 
 def _load_folder(folder: Path) -> dict[str, datasets.DatasetDict]:
