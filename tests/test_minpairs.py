@@ -406,3 +406,107 @@ def test_verb_number_of_ten_verbs():
     assert [swap_verb_number(v, v) for v in ("halten", "erhalten", "raten", "laden", "arbeiten", "lesen")] == [
         "hält", "erhält", "rät", "lädt", "arbeitet", "liest"]
     assert swap_verb_number("hält", "halten") == "halten"
+
+
+def _distil_set(folder, name, src, good, bad):
+    (folder / name).mkdir(parents=True)
+    for file, lines in (("src.en", src), ("tgt.correct.de", good), ("tgt.incorrect.de", bad)):
+        (folder / name / file).write_text("".join(line + "\n" for line in lines))
+
+
+def test_authors_layout_with_empty_line_and_empty_set(tmp_path):
+    from wordbench.benchmarks.hub import load_data
+
+    repo = tmp_path / "distillingeval"
+    data = repo / "data"  # the authors' repository layout
+    _distil_set(data, "hypercorrect_genitive.human", ["Since a month.", "", "Since a year."],
+                ["Seit einem Monat.", "", "Seit einem Jahr."], ["Seit eines Monats.", "", "Seit eines Jahres."])
+    _distil_set(data, "polarity_affix_del.mt", [], [], [])
+    with pytest.warns(UserWarning) as caught:
+        sig, loaded = load_data("minpairs", str(repo), progress=False)
+    messages = " ".join(str(w.message) for w in caught)
+    assert "src.en:2" in messages and "1 empty line" in messages and "polarity_affix_del.mt is empty" in messages
+    rows = list(loaded["default"]["test"])
+    assert [r["incorrect"] for r in rows] == ["Seit eines Monats.", "Seit eines Jahres."]
+    assert rows[1]["id"] == "hypercorrect_genitive.human-000003"  # ids keep the line numbers
+
+
+def test_symlinked_folders_are_hashed_by_content(tmp_path):
+    from wordbench.benchmarks.hub import load_data
+
+    for k, word in enumerate(("kommt", "geht")):
+        _distil_set(tmp_path / f"real{k}", "polarity_particle_nicht_del.human", ["He does not."], [f"Er {word} nicht."], [f"Er {word}."])
+        (tmp_path / f"data{k}").mkdir()
+        (tmp_path / f"data{k}" / "polarity_particle_nicht_del.human").symlink_to(tmp_path / f"real{k}" / "polarity_particle_nicht_del.human")
+    sigs = [load_data("minpairs", str(tmp_path / f"data{k}"), progress=False)[0] for k in range(2)]
+    assert sigs[0] != sigs[1] and "e3b0c442" not in sigs[0]
+
+
+def test_data_is_checked_before_the_model_loads_and_limit_is_stratified(tmp_path):
+    from wordbench.benchmarks.runner import score, stratified_sample
+    from wordbench.builders.minpairs.formats import read_distillingeval
+    from wordbench.scorers.minpairs import MinPairsScorer
+
+    loaded = []
+    (tmp_path / "bad").mkdir()
+    with pytest.raises(DataFormatError, match="no DistilLingEval sets"):
+        score("minpairs", lambda scorer: loaded.append(1), str(tmp_path / "bad"), out=tmp_path / "runs", progress=False)
+    assert not loaded  # the model loader was never called
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks.cli import cli
+
+    result = CliRunner().invoke(cli, ["score", "minpairs", "--model", str(tmp_path / "no-model"), "--data", str(tmp_path / "bad")])
+    assert result.exit_code != 0 and "no DistilLingEval sets" in result.output  # the data error, not the missing model
+    _distil_set(tmp_path / "d", "placeholder_ding.human", ["A b."] * 100, [f"Der Hund {i}." for i in range(100)], ["Der Ding."] * 100)
+    _distil_set(tmp_path / "d", "polarity_particle_kein_del.mt", ["A b."] * 3, ["Kein Hund.", "Keine Katze.", "Kein Tier."],
+                ["Ein Hund.", "Eine Katze.", "Ein Tier."])
+    rows = read_distillingeval(tmp_path / "d")
+    sample = stratified_sample(rows, 20, scorer=MinPairsScorer())
+    assert Counter(r["phenomenon"] for r in sample) == {"placeholder_ding": 17, "polarity_particle_kein_del": 3}
+
+
+def _summary(model, data, accuracy, n=10):
+    cells = {"placeholder_ding": {"n": n, "accuracy": accuracy, "ties": 0, "mean_margin": 0.1, "discrepancy": 0.5}}
+    return {"model": {"name": model}, "data": data, "signature": f"minpairs@1|{data}|model:{model}",
+            "metrics": {"by_phenomenon": {"human": cells}, "overall": {"human": cells["placeholder_ding"]},
+                        "comparison": ">=", "reduce": "mean"}}
+
+
+def test_report_labels_model_and_data_and_averages_seeds():
+    from wordbench.scorers.minpairs import MinPairsScorer
+
+    text = MinPairsScorer().report([_summary("opus-mt", "sets/human", 0.9), _summary("opus-mt", "sets/other", 0.7, n=7)])
+    assert "accuracy: opus-mt · human" in text and "accuracy: opus-mt · other" in text
+    assert "| human | placeholder_ding | 10 | 7 |" in text  # the items of every run
+    assert "Table 1 (paper)" in text
+    seeds = MinPairsScorer().report([_summary(f"transformer-seed{k}", "sets", a) for k, a in enumerate((0.8, 0.9, 1.0))])
+    assert "accuracy: transformer |" in seeds and "0.900 ± 0.100" in seeds
+
+
+def test_faithful_sums_for_causal_models():
+    from wordbench.scorers.minpairs import MinPairsScorer
+
+    assert MinPairsScorer().reduce_for("causal") == "mean"
+    assert MinPairsScorer(faithful=True).reduce_for("causal") == "sum"
+    assert MinPairsScorer(faithful=True).reduce_for("seq2seq") == "mean"
+
+
+def test_machine_references_from_several_systems(parallel, tmp_path):
+    files = []
+    for k, verb in enumerate(("kommt", "kam")):
+        files.append(tmp_path / f"mt{k}.de")
+        files[-1].write_text("".join(f"Er {verb} heute nicht {i}.\n" for i in range(len(EN))))
+    data = _build({"parallel": parallel, "analyzer": "offline", "references": "mt", "phenomena": "polarity_particle_nicht_del",
+                   "mt_translations": ",".join(map(str, files)), "mt_shares": "3,1"})
+    rows = [r for r in data["default"]["test"]]
+    assert Counter(r["system"] for r in rows) == {"mt0.de": 1}  # only sentence 2's human reference has "nicht"
+    from wordbench.builders.minpairs.builder import MinPairsBuilder
+    from wordbench.builders.base import parse_overrides
+
+    b = MinPairsBuilder()
+    cfg = parse_overrides(b.Config, {"parallel": parallel, "references": "mt", "mt_translations": ",".join(map(str, files)), "mt_shares": "3,1"})
+    pairs = b._pairs(cfg)[0]
+    assert Counter(b._assign(cfg, pairs)) == {0: 5, 1: 2}  # 7 sources, 75% / 25%
+    with pytest.raises(Exception, match="mt_shares"):
+        _build({"parallel": parallel, "references": "mt", "mt_translations": ",".join(map(str, files)), "mt_shares": "1"})
