@@ -510,3 +510,11 @@ def test_machine_references_from_several_systems(parallel, tmp_path):
     assert Counter(b._assign(cfg, pairs)) == {0: 5, 1: 2}  # 7 sources, 75% / 25%
     with pytest.raises(Exception, match="mt_shares"):
         _build({"parallel": parallel, "references": "mt", "mt_translations": ",".join(map(str, files)), "mt_shares": "1"})
+
+
+def test_hypercorrect_genitive_bare_plurals_and_quantifiers():
+    assert _offline("hypercorrect_genitive", "Der Yen hat einen Höchststand seit mehreren Jahren erreicht.") == [
+        "Der Yen hat einen Höchststand seit mehrerer Jahre erreicht."]
+    assert _offline("hypercorrect_genitive", "Die Firmen verteidigen ihr Revier gegenüber neuen Konkurrenten.") == [
+        "Die Firmen verteidigen ihr Revier gegenüber neuer Konkurrenten."]
+    assert _offline("polarity_affix_del", "Die Malerei ist etwas unausgewogen.") == ["Die Malerei ist etwas ausgewogen."]  # HanTa: VVPP

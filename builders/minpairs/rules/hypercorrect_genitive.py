@@ -22,11 +22,15 @@ class HypercorrectGenitive(Rule):
             if np is None:
                 continue
             det, adjectives, noun = np
+            if det is not None and not readings(det):  # mehreren, vielen, beiden: inflected like a strong adjective
+                det, adjectives = None, [det] + adjectives
             dative = [r for r in readings(noun) if r[0] == "Dat"]
             if det is not None:
                 det_readings = readings(det)
                 dative = [r for r in dative if r in det_readings]
             numbers = {r[1] for r in dative}
+            if det is None and numbers == {"Sing", "Plur"}:
+                numbers = {"Plur"}  # a singular count noun needs an article: "gegenüber neuen Konkurrenten" is plural
             if len(numbers) != 1:  # not dative, or singular/plural undecided
                 continue
             number = numbers.pop()

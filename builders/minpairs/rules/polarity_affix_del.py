@@ -16,7 +16,8 @@ class PolarityAffixDel(Rule):
         out = []
         for w in analysis.words:
             low = w.text.lower()
-            if w.upos not in ("ADJ", "ADV", "NOUN") or not low.startswith("un") or len(low) < 6 or low.startswith(_NOT_NEGATING):
+            adjectival = w.upos in ("ADJ", "ADV", "NOUN") or w.xpos == "VVPP"  # a participle: unausgewogen, ungeklärt
+            if not adjectival or not low.startswith("un") or len(low) < 6 or low.startswith(_NOT_NEGATING):
                 continue
             rest = w.text[2:]
             # A noun and a sentence-initial word keep their capital (Unklar ist ... -> Klar ist ...).
