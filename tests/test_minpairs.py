@@ -518,3 +518,14 @@ def test_hypercorrect_genitive_bare_plurals_and_quantifiers():
     assert _offline("hypercorrect_genitive", "Die Firmen verteidigen ihr Revier gegenüber neuen Konkurrenten.") == [
         "Die Firmen verteidigen ihr Revier gegenüber neuer Konkurrenten."]
     assert _offline("polarity_affix_del", "Die Malerei ist etwas unausgewogen.") == ["Die Malerei ist etwas ausgewogen."]  # HanTa: VVPP
+
+
+def test_model_family_is_checked_from_its_config_before_the_weights(tiny_models, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks import cli as cli_module
+
+    _distil_set(tmp_path / "d", "polarity_particle_nicht_del.human", ["He does not."], ["Er kommt nicht."], ["Er kommt."])
+    monkeypatch.setattr(cli_module, "_load", lambda *a: pytest.fail("weights loaded"))
+    result = CliRunner().invoke(cli_module.cli, ["score", "minpairs", "--model", str(tiny_models["bert"]), "--data", str(tmp_path / "d")])
+    assert result.exit_code != 0 and "needs a seq2seq or causal model" in result.output and "is masked" in result.output
