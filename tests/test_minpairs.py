@@ -529,3 +529,8 @@ def test_model_family_is_checked_from_its_config_before_the_weights(tiny_models,
     monkeypatch.setattr(cli_module, "_load", lambda *a: pytest.fail("weights loaded"))
     result = CliRunner().invoke(cli_module.cli, ["score", "minpairs", "--model", str(tiny_models["bert"]), "--data", str(tmp_path / "d")])
     assert result.exit_code != 0 and "needs a seq2seq or causal model" in result.output and "is masked" in result.output
+
+
+def test_clause_omission_one_word_sentences():
+    assert _offline("clause_omission", "Stopp! Es ist zu gefährlich.") == ["Es ist zu gefährlich.", "Stopp!"]
+    assert _offline("clause_omission", "Er sitzt in der Klemme (Patsche; Tinte).") == []  # a bracket's fragments
