@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 
@@ -379,10 +380,15 @@ def test_nouns_with_two_genders_and_numbered_forms():
     assert noun_form("Jahr", "Gen", "Sing") == "Jahres" and noun_form("Jahr", "Gen", "Sing", short=True) == "Jahrs"
 
 
-def _offline(rule, text, faithful=False):
+@functools.lru_cache(maxsize=1)
+def _analyzer():
     from wordbench.builders.sources.german import OfflineAnalyzer
 
-    (a,) = OfflineAnalyzer().analyze([text])
+    return OfflineAnalyzer()
+
+
+def _offline(rule, text, faithful=False):
+    (a,) = _analyzer().analyze([text])
     return [e.apply(text) for e in RULES[rule](faithful=faithful).candidates(a)]
 
 
