@@ -172,20 +172,15 @@ def score(name, model_name, family, device, dtype, batch_size, revision, trust_r
     scorer = get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
     if (model_name is None) == (not samples):
         raise click.UsageError("give --model, or (tendencies) --samples FILE, not both")
-    # Everything that can be checked without the weights is checked first: data, config, split, model family.
-    from wordbench.scorers.models import model_family
+    def model(scorer):  # called by the runner once the data is resolved and checked
+        from wordbench.scorers.models import model_family
 
-    from .hub import load_data
-    from .runner import select
-
-    loaded = load_data(name, data, faithful=scorer.faithful)
-    select(loaded[1], data_config, split, None)
-    if model_name is not None:
         click.echo(f"checking {model_name} ...", err=True)
         scorer.check_family(model_family(model_name, family, revision, trust_remote_code), model_name)
         click.echo(f"loading {model_name} ...", err=True)
-    model = None if model_name is None else _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
-    run = do_score(name, model, loaded, split, limit, out, data_config, **opts)
+        return _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
+
+    run = do_score(name, None if model_name is None else model, data, split, limit, out, data_config, **opts)
     click.echo((run.path / "report.md").read_text())
     click.echo(f"run folder: {run.path}")
 

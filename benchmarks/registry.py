@@ -167,10 +167,13 @@ span, text before and after). Eight error types, one rule each:
 - **subj_verb_agreement**: the number of a clause's first third-person finite verb swapped.
 
 `reference_type` **human** edits the human reference; **mt** edits a machine translation of the same
-source (beam search), kept only when the human reference contains the edit's phenomenon word(s) and
+source (beam search) by one of the MT systems (`system`; each translates its share of the sources, the
+paper mixes four at 25%), kept only when the human reference contains the edit's phenomenon word(s) and
 the rule applies to it too (section 3.3). The `counts` config lists, per phenomenon and reference
-type, the sentences, the pairs and every drop by reason. One variant per sentence and rule is chosen
-with a seeded RNG. German analysis: stanza where its German models are installed, else the offline
+type, the sentences, the pairs and every drop by reason. Every distinct variant of a sentence is a row,
+as in the authors' sets (`variants=one`: one seeded variant per sentence and rule). `faithful` adds the
+authors' behaviours: "nicht" deleted in "nicht nur"/"nicht wahr" too, the short genitive (Monats) where
+German allows both. German analysis: stanza where its German models are installed, else the offline
 analyzer (HanTa tags and lemmas, german-nouns gender and forms, article paradigms, verb endings),
 which is less accurate than stanza: expect some noisy variants. The offline default source is the
 example sentences of the Ding dictionary (Debian trans-de-en, GPL-2+); the paper used WMT newstest
@@ -255,7 +258,7 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "minpairs": Benchmark(
         name="minpairs",
-        version="1.0.0",
+        version="1.1.0",
         summary="English-German contrastive minimal pairs from human and machine references: accuracy and distributional discrepancy",
         builder_path="wordbench.builders.minpairs.builder:MinPairsBuilder",
         scorer_path="wordbench.scorers.minpairs:MinPairsScorer",

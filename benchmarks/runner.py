@@ -59,17 +59,21 @@ def stratified_sample(rows: list[dict], limit: int, seed: int = 0, scorer=None) 
 def score(name: str, model, data: str | None = None, split: str = "test", limit: int | None = None,
           out: Path = Path("runs"), config: str = "default", progress: bool = True, faithful: bool = False,
           **options) -> RunFolder:
-    """Score a loaded model on a benchmark; returns the run folder (records, summary, report, plots).
+    """Score a model on a benchmark; returns the run folder (records, summary, report, plots).
+    ``model`` is a loaded model, or a function ``model(scorer)`` that loads it: it is called only after
+    the data is resolved and checked and the items selected, so a data error never waits for weights.
     ``faithful`` selects every behaviour of the paper and the authors' code (the ``--faithful`` switch)."""
     from tqdm.auto import tqdm
 
     bench = get(name)
     scorer = bench.scorer(**{**options, **({"faithful": True} if faithful else {})})
-    info = scorer.run_info(model)
     # ``data``: a folder, a file, HUB_ID@REV, None (the default build), or an already loaded (signature, data).
     data_sig, dataset = data if isinstance(data, tuple) else load_data(name, data, progress=progress, faithful=scorer.faithful)
     scorer.prepare(dataset)
     items = scorer.work_items(select(dataset, config, split, limit, scorer=scorer))
+    if callable(model) and not hasattr(model, "family"):
+        model = model(scorer)
+    info = scorer.run_info(model)
     sample = {"limit": "all"} if limit is None else {"limit": limit, "sample": "stratified"}
     settings = {"config": config, "split": split, **sample, **scorer.signature_settings()}
     signature = run_signature(data_sig, info.tag, settings)
@@ -90,6 +94,7 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     summary = {
         "benchmark": name,
         "signature": signature,
+        "data": data or "default build",
         "model": {"name": info.name, "version": info.version, "family": info.family, "dtype": info.dtype},
         "split": split,
         "n": len(records),

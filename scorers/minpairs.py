@@ -5,21 +5,36 @@ the mean over target tokens including EOS (fairseq's length normalization; ``red
 Accuracy is the share of pairs with s(correct) >= s(incorrect) (ties correct, as DistilLingEval;
 ``strict=true`` is LingEval97's >). The distributional discrepancy of a set is the mean over items of
 max(0, s(beam translation) - max(s(correct), s(incorrect))): how much more probable the model's own
-translation is than either variant. Causal models are scored through a translation prompt.
+translation is than either variant. Causal models are scored through a translation prompt, by the sum
+under faithful (the paper's Eq. 1).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from wordbench.builders.sources.base import sha8
 
 from . import plots
 from .base import Scorer
 from .translate import DEFAULT_PROMPT, check_prompt, translate
 
 REFERENCE_TYPES = ("human", "mt")
+TABLE_1 = ["placeholder_ding", "hypercorrect_genitive", "polarity_affix_del", "clause_omission"]
+TABLE_3 = ["np_agreement", "polarity_particle_kein_del", "polarity_particle_nicht_del", "subj_verb_agreement"]
+SEED_SUFFIX = re.compile(r"[-_.](?:seed|s)\d+$", re.IGNORECASE)
+
+
+def data_label(summary: dict) -> str:
+    """A short name of a run's data set: the folder or file name, a hub id, or the data signature's hash."""
+    data = summary.get("data")
+    if data and data != "default build":
+        return Path(data).name or data
+    return data or sha8(summary["signature"].split("|model:")[0])
 
 
 @dataclass
@@ -54,14 +69,19 @@ class MinPairsScorer(Scorer):
     def stratum(self, row: dict) -> object:
         return row["phenomenon"], row["reference_type"]
 
+    def reduce_for(self, family: str) -> str:
+        """mean or sum; faithful scores causal models by the sum (the paper's Eq. 1)."""
+        return "sum" if self.faithful and family == "causal" else self.opts.reduce
+
     def _scores(self, model, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
         """Score each distinct (source, target) once; a seq2seq model encodes each source once."""
         unique = list(dict.fromkeys(pairs))
+        reduce = self.reduce_for(model.family)
         if model.family == "seq2seq":
-            values = model.conditional_logprobs([s for s, _ in unique], [t for _, t in unique], self.opts.reduce)
+            values = model.conditional_logprobs([s for s, _ in unique], [t for _, t in unique], reduce)
         else:
             scored = model.sequence_logprobs([(self.opts.prompt.format(source=s), " " + t + self.opts.end) for s, t in unique])
-            values = [float(np.mean(ts.logprobs)) if self.opts.reduce == "mean" else ts.total for ts in scored]
+            values = [float(np.mean(ts.logprobs)) if reduce == "mean" else ts.total for ts in scored]
         return dict(zip(unique, values))
 
     def score(self, model, items: list[dict]) -> list[dict]:
@@ -105,7 +125,7 @@ class MinPairsScorer(Scorer):
             "by_phenomenon": {ref: {ph: self._cell(rs) for ph, rs in sorted(phs.items())} for ref, phs in sorted(groups.items())},
             "overall": {ref: self._cell([r for rs in phs.values() for r in rs]) for ref, phs in sorted(groups.items())},
             "comparison": "s(correct) > s(incorrect)" if self.opts.strict else "s(correct) >= s(incorrect) (ties correct)",
-            "reduce": self.opts.reduce,
+            "reduce": self.opts.reduce + (" (sum for causal models: faithful)" if self.faithful and self.opts.reduce != "sum" else ""),
         }
 
     # --- report -------------------------------------------------------------------------------
@@ -119,35 +139,69 @@ class MinPairsScorer(Scorer):
         cell = m["overall"].get(ref) if phenomenon is None else m["by_phenomenon"].get(ref, {}).get(phenomenon)
         return None if cell is None else cell.get(key)
 
-    def _table(self, summaries: list[dict], key: str, title: str, fmt: str, delta: bool) -> str:
-        names = [s["model"]["name"] for s in summaries]
-        cols = [f"{n} {ref}" for n in names for ref in REFERENCE_TYPES] + ([f"{n} Δ mt-human" for n in names] if delta else [])
-        lines = [f"### {title}", "", "| phenomenon | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
-        for ph in self._phenomena(summaries) + [None]:
-            cells = []
-            for s in summaries:
-                cells += [self._value(s, ref, ph, key) for ref in REFERENCE_TYPES]
-            if delta:
-                for s in summaries:
-                    h, m = self._value(s, "human", ph, key), self._value(s, "mt", ph, key)
-                    cells.append(None if h is None or m is None else m - h)
-            text = ["–" if v is None else format(v, fmt) for v in cells]
-            label = ph or "**all (micro)**"
-            lines.append(f"| {label} | " + " | ".join(text) + " |")
+    @staticmethod
+    def _groups(summaries: list[dict]) -> dict[str, list[dict]]:
+        """Runs by label: model + data set (the data set named when the runs differ in it); runs of one model
+        trained with different seeds (a name ending in -seedN, _sN, ...) share a label and are averaged."""
+        data = {s.get("data") or s["signature"].split("|model:")[0] for s in summaries}
+        out: dict[str, list[dict]] = {}
+        for s in summaries:
+            label = SEED_SUFFIX.sub("", s["model"]["name"])
+            if len(data) > 1:
+                label += f" · {data_label(s)}"
+            out.setdefault(label, []).append(s)
+        return out
+
+    def _text(self, runs: list[dict], ref: str, phenomenon: str | None, key: str, fmt: str) -> str:
+        values = [v for s in runs if (v := self._value(s, ref, phenomenon, key)) is not None]
+        if not values:
+            return "–"
+        if len(runs) == 1:
+            return format(values[0], fmt)
+        return f"{np.mean(values):{fmt}} ± {np.std(values, ddof=1) if len(values) > 1 else 0.0:{fmt}}"
+
+    def _table(self, groups: dict[str, list[dict]], phenomena: list[str], title: str) -> str:
+        """The paper's table layout: a row per error type x reference type; discrepancy and accuracy per system."""
+        labels = list(groups)
+        discrepancy = any(self._value(s, ref, None, "discrepancy") is not None for runs in groups.values() for s in runs
+                          for ref in REFERENCE_TYPES)
+        cols = ([f"discrepancy: {g}" for g in labels] if discrepancy else []) + [f"accuracy: {g}" for g in labels]
+        lines = [f"### {title}", "", "| error type | references | " + " | ".join(cols) + " |", "|---" * (len(cols) + 2) + "|"]
+        for ph in phenomena:
+            for ref in REFERENCE_TYPES:
+                cells = ([self._text(groups[g], ref, ph, "discrepancy", ".3f") for g in labels] if discrepancy else []) + \
+                    [self._text(groups[g], ref, ph, "accuracy", ".3f") for g in labels]
+                if any(c != "–" for c in cells):
+                    lines.append(f"| {ph or '**all (micro)**'} | {ref} | " + " | ".join(cells) + " |")
         return "\n".join(lines)
 
     def report(self, summaries: list[dict]) -> str:
         first = summaries[0]["metrics"]
-        out = [f"## minpairs (Vamvas & Sennrich 2021): {', '.join(s['model']['name'] for s in summaries)}", "",
-               f"Score: {first['reduce']} target log-prob incl. EOS; accuracy counts {first['comparison']}.", ""]
-        counts = ["| reference | phenomenon | n |", "|---|---|---|"]
-        for ref, cells in first["by_phenomenon"].items():
-            counts += [f"| {ref} | {ph} | {c['n']} |" for ph, c in cells.items()]
-        if any(self._value(s, ref, None, "discrepancy") is not None for s in summaries for ref in REFERENCE_TYPES):
-            out += [self._table(summaries, "discrepancy", "Table 1: distributional discrepancy (lower: the variants are closer to the model's own translations)", ".3f", False), ""]
-        out += [self._table(summaries, "accuracy", "Table 3: accuracy", ".3f", True), "", "### Items", "", *counts]
+        groups = self._groups(summaries)
+        seeds = any(len(runs) > 1 for runs in groups.values())
+        out = [f"## minpairs (Vamvas & Sennrich 2021): {', '.join(groups)}", "",
+               f"Score: {first['reduce']} target log-prob incl. EOS; accuracy counts {first['comparison']}. Discrepancy: lower means "
+               "the variants are closer to the model's own translations."
+               + (" Cells with several runs (models trained with different seeds) are mean ± std (the paper: three seeds)." if seeds else ""), ""]
+        present = self._phenomena(summaries)
+        for title, table in (("Table 1 (paper): placeholder, hypercorrection, polarity affix deletion, clause omission", TABLE_1),
+                             ("Table 3 (paper): the other four error types", TABLE_3),
+                             ("Other error types", [p for p in present if p not in TABLE_1 + TABLE_3])):
+            phenomena = [p for p in table if p in present]
+            if phenomena:
+                out += [self._table(groups, phenomena, title), ""]
+        out += [self._table(groups, [None], "All error types"), ""]
+        labels = [f"{g} ({len(runs)} runs)" if len(runs) > 1 else g for g, runs in groups.items()]
+        counts = ["### Items", "", "| reference | phenomenon | " + " | ".join(f"n: {g}" for g in labels) + " |", "|---" * (len(labels) + 2) + "|"]
+        for ref in REFERENCE_TYPES:
+            for ph in present:
+                ns = [self._text(runs, ref, ph, "n", "d") if len(runs) == 1 else
+                      "/".join(str(self._value(s, ref, ph, "n") or 0) for s in runs) for runs in groups.values()]
+                if any(n not in ("–", "0") for n in ns):
+                    counts.append(f"| {ref} | {ph} | " + " | ".join(ns) + " |")
+        out += counts
         for s in summaries:
-            out += ["", f"signature: `{s['signature']}`"]
+            out += ["", f"signature ({s['model']['name']}, {data_label(s)}): `{s['signature']}`"]
         return "\n".join(out) + "\n"
 
     def compare_plots(self, summaries: list[dict], folder: Path) -> list[str]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+from collections import Counter
 
 import pytest
 
@@ -165,9 +167,17 @@ def test_build_human_pairs_all_phenomena(parallel):
         assert r["correct"][: e["start"]] + e["after"] + r["correct"][e["end"]:] == r["incorrect"] != r["correct"]
         assert r["correct"][e["start"]:e["end"]] == e["before"] and r["reference_type"] == "human"
     counts = {c["phenomenon"]: c for c in data["counts"]["test"]}
-    assert counts["hypercorrect_genitive"]["pairs"] == 2 and counts["clause_omission"]["pairs"] == 1
+    assert counts["hypercorrect_genitive"]["pairs"] == 2 and counts["clause_omission"]["pairs"] == 2  # both clauses of one sentence
+    for c in counts.values():  # every sentence is a pair or a counted drop ("no position" included)
+        assert c["dropped_no_position"] + len({r["pair_id"] for r in rows if r["phenomenon"] == c["phenomenon"]}) == c["sentences"]
+    assert counts["polarity_affix_del"]["dropped_no_position"] == len(DE) - 1
     again = _build({"parallel": parallel, "analyzer": "offline"})
     assert list(again["default"]["test"]) == rows  # deterministic
+    assert len({r["id"] for r in rows}) == len(rows)
+    one = list(_build({"parallel": parallel, "analyzer": "offline", "variants": "one"})["default"]["test"])
+    per_sentence = Counter((r["phenomenon"], r["pair_id"]) for r in one)
+    assert set(per_sentence.values()) == {1} and set(per_sentence) == {(r["phenomenon"], r["pair_id"]) for r in rows}
+    assert len(one) < len(rows) and {r["id"] for r in one} <= {r["id"] for r in rows}
 
 
 def test_build_machine_references_validation(parallel, tmp_path):
@@ -349,3 +359,184 @@ def test_stanza_analyses_are_mapped(monkeypatch):
     assert [text[s:e] for s, e in analysis.segments] == ["Er geht nicht zum Bahnhof.", "Sie bleibt."]
     assert [e.apply(text) for e in RULES["polarity_particle_nicht_del"]().candidates(analysis)] == ["Er geht zum Bahnhof. Sie bleibt."]
     assert [e.apply(text) for e in RULES["subj_verb_agreement"]().candidates(analysis)] == ["Er gehen nicht zum Bahnhof. Sie bleibt."]
+
+
+# --- the German analysis and the rules on real words (each of these failed before the fixes of issue 16) ---
+def test_splitter_ends_sentences_after_short_words():
+    def parts(text):
+        return [text[s:e] for s, e in split_segments(text)]
+
+    assert parts("Das ist gut. Wir gehen.") == ["Das ist gut.", "Wir gehen."]
+    assert parts("Ich will es tun. Er kam an. Sie geht.") == ["Ich will es tun.", "Er kam an.", "Sie geht."]
+    assert parts("Er kam z.B. mit Dr. Meier am 1. Mai an. Hans J. Meier blieb.") == ["Er kam z.B. mit Dr. Meier am 1. Mai an.", "Hans J. Meier blieb."]
+
+
+def test_nouns_with_two_genders_and_numbered_forms():
+    from wordbench.builders.minpairs.morph import genitive_noun
+    from wordbench.builders.sources.german import noun_form, noun_readings
+
+    assert noun_form("Monat", "Gen", "Sing") == "Monates" and genitive_noun("Monat", "Sing", short=True) == "Monats"
+    assert {("Dat", "Sing", "Masc"), ("Dat", "Sing", "Neut")} <= noun_readings("Monat")
+    assert noun_form("Jahr", "Gen", "Sing") == "Jahres" and noun_form("Jahr", "Gen", "Sing", short=True) == "Jahrs"
+
+
+@functools.lru_cache(maxsize=1)
+def _analyzer():
+    from wordbench.builders.sources.german import OfflineAnalyzer
+
+    return OfflineAnalyzer()
+
+
+def _offline(rule, text, faithful=False):
+    (a,) = _analyzer().analyze([text])
+    return [e.apply(text) for e in RULES[rule](faithful=faithful).candidates(a)]
+
+
+def test_offline_rules_on_real_sentences_after_fixes():
+    assert _offline("hypercorrect_genitive", "Seit einem Monat wohnt er hier.") == ["Seit eines Monates wohnt er hier."]
+    assert _offline("hypercorrect_genitive", "Seit einem Monat wohnt er hier.", faithful=True) == ["Seit eines Monats wohnt er hier."]
+    # "den" is Acc.Sing.Masc or Dat.Plur, never Dat.Sing.Masc: the dative here is plural
+    assert _offline("hypercorrect_genitive", "Er ist gegenüber den Menschen freundlich.") == ["Er ist gegenüber der Menschen freundlich."]
+    ding = _offline("placeholder_ding", "Die Abgeordneten loben das Verhalten.")  # HanTa NNA / NNI
+    assert "Die Ding loben das Verhalten." in ding and "Die Abgeordneten loben das Ding." in ding
+    assert _offline("polarity_affix_del", "Unklar ist, ob er kommt.") == ["Klar ist, ob er kommt."]
+    assert _offline("subj_verb_agreement", "Ich stehe hier und warte an der Tür.") == []  # first person, not third
+    assert _offline("polarity_particle_nicht_del", "Er kommt nicht nur heute, nicht wahr?") == []
+    assert _offline("polarity_particle_nicht_del", "Er kommt nicht nur heute, nicht wahr?", faithful=True) == [
+        "Er kommt nur heute, nicht wahr?", "Er kommt nicht nur heute, wahr?"]
+
+
+def test_verb_number_of_ten_verbs():
+    from wordbench.builders.minpairs.morph import swap_verb_number
+
+    assert [swap_verb_number(v, v) for v in ("halten", "erhalten", "raten", "laden", "arbeiten", "lesen")] == [
+        "hält", "erhält", "rät", "lädt", "arbeitet", "liest"]
+    assert swap_verb_number("hält", "halten") == "halten"
+
+
+def _distil_set(folder, name, src, good, bad):
+    (folder / name).mkdir(parents=True)
+    for file, lines in (("src.en", src), ("tgt.correct.de", good), ("tgt.incorrect.de", bad)):
+        (folder / name / file).write_text("".join(line + "\n" for line in lines))
+
+
+def test_authors_layout_with_empty_line_and_empty_set(tmp_path):
+    from wordbench.benchmarks.hub import load_data
+
+    repo = tmp_path / "distillingeval"
+    data = repo / "data"  # the authors' repository layout
+    _distil_set(data, "hypercorrect_genitive.human", ["Since a month.", "", "Since a year."],
+                ["Seit einem Monat.", "", "Seit einem Jahr."], ["Seit eines Monats.", "", "Seit eines Jahres."])
+    _distil_set(data, "polarity_affix_del.mt", [], [], [])
+    with pytest.warns(UserWarning) as caught:
+        sig, loaded = load_data("minpairs", str(repo), progress=False)
+    messages = " ".join(str(w.message) for w in caught)
+    assert "src.en:2" in messages and "1 empty line" in messages and "polarity_affix_del.mt is empty" in messages
+    rows = list(loaded["default"]["test"])
+    assert [r["incorrect"] for r in rows] == ["Seit eines Monats.", "Seit eines Jahres."]
+    assert rows[1]["id"] == "hypercorrect_genitive.human-000003"  # ids keep the line numbers
+
+
+def test_symlinked_folders_are_hashed_by_content(tmp_path):
+    from wordbench.benchmarks.hub import load_data
+
+    for k, word in enumerate(("kommt", "geht")):
+        _distil_set(tmp_path / f"real{k}", "polarity_particle_nicht_del.human", ["He does not."], [f"Er {word} nicht."], [f"Er {word}."])
+        (tmp_path / f"data{k}").mkdir()
+        (tmp_path / f"data{k}" / "polarity_particle_nicht_del.human").symlink_to(tmp_path / f"real{k}" / "polarity_particle_nicht_del.human")
+    sigs = [load_data("minpairs", str(tmp_path / f"data{k}"), progress=False)[0] for k in range(2)]
+    assert sigs[0] != sigs[1] and "e3b0c442" not in sigs[0]
+
+
+def test_data_is_checked_before_the_model_loads_and_limit_is_stratified(tmp_path):
+    from wordbench.benchmarks.runner import score, stratified_sample
+    from wordbench.builders.minpairs.formats import read_distillingeval
+    from wordbench.scorers.minpairs import MinPairsScorer
+
+    loaded = []
+    (tmp_path / "bad").mkdir()
+    with pytest.raises(DataFormatError, match="no DistilLingEval sets"):
+        score("minpairs", lambda scorer: loaded.append(1), str(tmp_path / "bad"), out=tmp_path / "runs", progress=False)
+    assert not loaded  # the model loader was never called
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks.cli import cli
+
+    result = CliRunner().invoke(cli, ["score", "minpairs", "--model", str(tmp_path / "no-model"), "--data", str(tmp_path / "bad")])
+    assert result.exit_code != 0 and "no DistilLingEval sets" in result.output  # the data error, not the missing model
+    _distil_set(tmp_path / "d", "placeholder_ding.human", ["A b."] * 100, [f"Der Hund {i}." for i in range(100)], ["Der Ding."] * 100)
+    _distil_set(tmp_path / "d", "polarity_particle_kein_del.mt", ["A b."] * 3, ["Kein Hund.", "Keine Katze.", "Kein Tier."],
+                ["Ein Hund.", "Eine Katze.", "Ein Tier."])
+    rows = read_distillingeval(tmp_path / "d")
+    sample = stratified_sample(rows, 20, scorer=MinPairsScorer())
+    assert Counter(r["phenomenon"] for r in sample) == {"placeholder_ding": 17, "polarity_particle_kein_del": 3}
+
+
+def _summary(model, data, accuracy, n=10):
+    cells = {"placeholder_ding": {"n": n, "accuracy": accuracy, "ties": 0, "mean_margin": 0.1, "discrepancy": 0.5}}
+    return {"model": {"name": model}, "data": data, "signature": f"minpairs@1|{data}|model:{model}",
+            "metrics": {"by_phenomenon": {"human": cells}, "overall": {"human": cells["placeholder_ding"]},
+                        "comparison": ">=", "reduce": "mean"}}
+
+
+def test_report_labels_model_and_data_and_averages_seeds():
+    from wordbench.scorers.minpairs import MinPairsScorer
+
+    text = MinPairsScorer().report([_summary("opus-mt", "sets/human", 0.9), _summary("opus-mt", "sets/other", 0.7, n=7)])
+    assert "accuracy: opus-mt · human" in text and "accuracy: opus-mt · other" in text
+    assert "| human | placeholder_ding | 10 | 7 |" in text  # the items of every run
+    assert "Table 1 (paper)" in text
+    seeds = MinPairsScorer().report([_summary(f"transformer-seed{k}", "sets", a) for k, a in enumerate((0.8, 0.9, 1.0))])
+    assert "accuracy: transformer |" in seeds and "0.900 ± 0.100" in seeds
+
+
+def test_faithful_sums_for_causal_models():
+    from wordbench.scorers.minpairs import MinPairsScorer
+
+    assert MinPairsScorer().reduce_for("causal") == "mean"
+    assert MinPairsScorer(faithful=True).reduce_for("causal") == "sum"
+    assert MinPairsScorer(faithful=True).reduce_for("seq2seq") == "mean"
+
+
+def test_machine_references_from_several_systems(parallel, tmp_path):
+    files = []
+    for k, verb in enumerate(("kommt", "kam")):
+        files.append(tmp_path / f"mt{k}.de")
+        files[-1].write_text("".join(f"Er {verb} heute nicht {i}.\n" for i in range(len(EN))))
+    data = _build({"parallel": parallel, "analyzer": "offline", "references": "mt", "phenomena": "polarity_particle_nicht_del",
+                   "mt_translations": ",".join(map(str, files)), "mt_shares": "3,1"})
+    rows = [r for r in data["default"]["test"]]
+    assert Counter(r["system"] for r in rows) == {"mt0.de": 1}  # only sentence 2's human reference has "nicht"
+    from wordbench.builders.minpairs.builder import MinPairsBuilder
+    from wordbench.builders.base import parse_overrides
+
+    b = MinPairsBuilder()
+    cfg = parse_overrides(b.Config, {"parallel": parallel, "references": "mt", "mt_translations": ",".join(map(str, files)), "mt_shares": "3,1"})
+    pairs = b._pairs(cfg)[0]
+    assert Counter(b._assign(cfg, pairs)) == {0: 5, 1: 2}  # 7 sources, 75% / 25%
+    with pytest.raises(Exception, match="mt_shares"):
+        _build({"parallel": parallel, "references": "mt", "mt_translations": ",".join(map(str, files)), "mt_shares": "1"})
+
+
+def test_hypercorrect_genitive_bare_plurals_and_quantifiers():
+    assert _offline("hypercorrect_genitive", "Der Yen hat einen Höchststand seit mehreren Jahren erreicht.") == [
+        "Der Yen hat einen Höchststand seit mehrerer Jahre erreicht."]
+    assert _offline("hypercorrect_genitive", "Die Firmen verteidigen ihr Revier gegenüber neuen Konkurrenten.") == [
+        "Die Firmen verteidigen ihr Revier gegenüber neuer Konkurrenten."]
+    assert _offline("polarity_affix_del", "Die Malerei ist etwas unausgewogen.") == ["Die Malerei ist etwas ausgewogen."]  # HanTa: VVPP
+
+
+def test_model_family_is_checked_from_its_config_before_the_weights(tiny_models, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks import cli as cli_module
+
+    _distil_set(tmp_path / "d", "polarity_particle_nicht_del.human", ["He does not."], ["Er kommt nicht."], ["Er kommt."])
+    monkeypatch.setattr(cli_module, "_load", lambda *a: pytest.fail("weights loaded"))
+    result = CliRunner().invoke(cli_module.cli, ["score", "minpairs", "--model", str(tiny_models["bert"]), "--data", str(tmp_path / "d")])
+    assert result.exit_code != 0 and "needs a seq2seq or causal model" in result.output and "is masked" in result.output
+
+
+def test_clause_omission_one_word_sentences():
+    assert _offline("clause_omission", "Stopp! Es ist zu gefährlich.") == ["Es ist zu gefährlich.", "Stopp!"]
+    assert _offline("clause_omission", "Er sitzt in der Klemme (Patsche; Tinte).") == []  # a bracket's fragments

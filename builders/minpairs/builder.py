@@ -1,10 +1,12 @@
 """DistilLingEval (Vamvas & Sennrich 2021): contrastive pairs from human and from machine references.
 
-Each rule (``rules/``) finds the positions of a German reference where its error type applies; one
-position per sentence and rule is chosen (seeded) and edited, giving (source, correct, incorrect).
-Human-reference pairs edit the human translation. Machine-reference pairs edit an MT system's beam
-translation of the same source, kept only if the human reference shares the phenomenon's word(s)
-and the rule applies to it too (section 3.3); every drop is counted by reason in the ``counts`` config.
+Each rule (``rules/``) finds the positions of a German reference where its error type applies; every
+position is edited, giving one (source, correct, incorrect) row per distinct variant, as the authors'
+sets (``variants=one``: one seeded position per sentence and rule). Human-reference pairs edit the human
+translation. Machine-reference pairs edit a beam translation of the same source by one of several MT
+systems (each a share of the sources; the paper: four systems, 25% each), kept only if the human
+reference shares the phenomenon's word(s) and the rule applies to it too (section 3.3); every drop is
+counted by reason in the ``counts`` config.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ..errors import ConfigError, SourceError
 from ..sources.base import SourceInfo, file_sha8, seeded_key
 from ..sources.german import Analysis, load_analyzer
 from ..sources.parallel import TRANS_DE_EN, Pair, load_pairs, parallel_info, sentence_lines
+from .edits import Edit
 from .formats import read_distillingeval, read_lingeval97, write_distillingeval, write_lingeval97
 from .rules import PHENOMENA, RULES
 
@@ -31,6 +34,7 @@ FEATURES = datasets.Features({
     "id": datasets.Value("string"), "phenomenon": datasets.Value("string"), "reference_type": datasets.Value("string"),
     "source": datasets.Value("string"), "correct": datasets.Value("string"), "incorrect": datasets.Value("string"),
     "edit": EDIT, "pair_id": datasets.Value("string"), "reference": datasets.Value("string"),
+    "system": datasets.Value("string"),  # the MT system of a machine reference ("" for human ones)
 })
 DROPS = ("unanalyzable", "no_position", "anchor_missing", "human_not_applicable")
 COUNT_FEATURES = datasets.Features({
@@ -38,6 +42,11 @@ COUNT_FEATURES = datasets.Features({
     "pairs": datasets.Value("int64"), **{f"dropped_{d}": datasets.Value("int64") for d in DROPS},
 })
 ANALYZE_CHUNK = 512
+# Table 2 of the paper: contrastive variants per set (human / mt), for the build table.
+PAPER_SIZES = {"clause_omission": (1104, 1025), "hypercorrect_genitive": (3404, 635), "np_agreement": (24055, 10595),
+               "placeholder_ding": (18647, 18659), "polarity_affix_del": (408, 180), "polarity_particle_kein_del": (554, 201),
+               "polarity_particle_nicht_del": (2561, 888), "subj_verb_agreement": (31978, 6701)}
+VARIANTS = ("all", "one")
 
 
 @dataclass
@@ -46,13 +55,15 @@ class Config:
     analyzer: str = "auto"  # auto (stanza if its German models are installed, else offline) | stanza | offline
     phenomena: str = "all"  # comma-separated subset of the eight error types
     references: str = "human"  # human, mt, or human,mt
-    mt_model: str | None = None  # seq2seq MT model (HF id or path) that makes the machine references
-    mt_translations: str | None = None  # or a file of machine translations, line-aligned with the parallel pairs
+    mt_model: str | None = None  # MT model(s) (HF id or path, comma-separated for several systems) making the machine references
+    mt_translations: str | None = None  # or file(s) of machine translations (comma-separated), line-aligned with the parallel pairs
+    mt_shares: str | None = None  # share of the sources per MT system, comma-separated (default: equal shares)
     mt_beam: int = 5
     mt_prompt: str | None = None  # for a causal mt_model: a translation prompt with {source}
     mt_max_new_tokens: int = 256
     max_pairs: int | None = None  # a seeded sample of the parallel pairs
     max_per_phenomenon: int | None = None  # a seeded sample of each phenomenon x reference type
+    variants: str = "all"  # all: every position a rule applies to (the authors' sets); one: one seeded variant per sentence
     seed: int = 0
     faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
 
@@ -63,7 +74,7 @@ def _choice(config: Config, key: str, options: Sequence):
 
 class MinPairsBuilder(Builder):
     name = "minpairs"
-    version = "1.0.0"
+    version = "1.1.0"
     Config = Config
     configs = ("default", "counts")
 
@@ -85,20 +96,43 @@ class MinPairsBuilder(Builder):
             raise ConfigError(f"references must be human, mt or human,mt, not '{config.references}'")
         if "mt" in refs and not (config.mt_model or config.mt_translations):
             raise ConfigError("machine references need --set mt_model=HF_ID_OR_PATH (a seq2seq MT model) or --set mt_translations=FILE")
+        if config.variants not in VARIANTS:
+            raise ConfigError(f"variants must be all or one, not '{config.variants}'")
+        if "mt" in refs:
+            self._shares(config)
         return phenomena, refs
+
+    @staticmethod
+    def _systems(config: Config) -> list[str]:
+        """The MT systems: translation files, or models (comma-separated)."""
+        spec = config.mt_translations or config.mt_model or ""
+        return [s.strip() for s in spec.split(",") if s.strip()]
+
+    def _shares(self, config: Config) -> list[float]:
+        systems = self._systems(config)
+        if not config.mt_shares:
+            return [1 / len(systems)] * len(systems)
+        try:
+            shares = [float(x) for x in config.mt_shares.split(",")]
+        except ValueError:
+            raise ConfigError(f"mt_shares must be numbers, comma-separated, not '{config.mt_shares}'") from None
+        if len(shares) != len(systems) or any(s < 0 for s in shares) or not sum(shares):
+            raise ConfigError(f"mt_shares needs one non-negative share per MT system ({len(systems)}), not '{config.mt_shares}'")
+        return [s / sum(shares) for s in shares]
 
     def sources(self, config: Config) -> list[SourceInfo]:
         _, refs = self._check(config)
         out = [parallel_info(config.parallel), self.analyzer(config.analyzer).info]
         if "mt" in refs:
-            if config.mt_translations:
-                out.append(SourceInfo("mt", f"machine translations {Path(config.mt_translations).name}",
-                                      f"file-sha256-{file_sha8(Path(config.mt_translations))}"))
-            else:
-                path = Path(config.mt_model).expanduser()
+            for system, share in zip(self._systems(config), self._shares(config)):
+                if config.mt_translations:
+                    out.append(SourceInfo("mt", f"machine translations {Path(system).name} ({share:.0%})",
+                                          f"file-sha256-{file_sha8(Path(system).expanduser())}"))
+                    continue
+                path = Path(system).expanduser()
                 weights = [path] if path.is_file() else sorted(path.glob("*.safetensors")) if path.is_dir() else []
-                tag = f"sha256-{file_sha8(*weights)}" if weights else config.mt_model
-                out.append(SourceInfo("mt", f"MT model {config.mt_model}, beam {config.mt_beam}, max {config.mt_max_new_tokens} new tokens"
+                tag = f"sha256-{file_sha8(*weights)}" if weights else system
+                out.append(SourceInfo("mt", f"MT model {system} ({share:.0%}), beam {config.mt_beam}, max {config.mt_max_new_tokens} new tokens"
                                       + (", prompted" if config.mt_prompt else ""), tag))
         return out
 
@@ -128,19 +162,19 @@ class MinPairsBuilder(Builder):
         pairs, index, total = self._pairs(config)
         analyzer = self.analyzer(config.analyzer)
         human = self._analyze(analyzer, [p.reference for p in pairs], progress, "analyze human references")
-        machine = None
+        machine = systems = None
         if "mt" in refs:
-            mt_texts = self._machine_translations(config, pairs, index, total, progress)
+            mt_texts, systems = self._machine_translations(config, pairs, index, total, progress)
             machine = self._analyze(analyzer, mt_texts, progress, "analyze machine references")
         made = {ref: ([], []) for ref in REFERENCE_TYPES}  # (rows, counts); all human ones come first
         for phenomenon in phenomena:
-            rule = RULES[phenomenon]()
+            rule = RULES[phenomenon](faithful=config.faithful)
             human_edits = [rule.candidates(a) if a is not None else None for a in human]  # shared by both reference types
             built = {}
             if "human" in refs:
                 built["human"] = self._human_rows(config, phenomenon, pairs, human, human_edits)
             if machine is not None:
-                built["mt"] = self._machine_rows(config, rule, pairs, human, human_edits, machine)
+                built["mt"] = self._machine_rows(config, rule, pairs, human, human_edits, machine, systems)
             for ref, (ref_rows, drops) in built.items():
                 made[ref][0].extend(ref_rows)
                 made[ref][1].append(self._count(phenomenon, ref, len(pairs), drops))
@@ -164,14 +198,21 @@ class MinPairsBuilder(Builder):
         return {"phenomenon": phenomenon, "reference_type": ref, "sentences": sentences, "pairs": 0,
                 **{f"dropped_{d}": drops[d] for d in DROPS}}
 
-    def _row(self, config, phenomenon, ref, pair: Pair, analysis: Analysis, edits) -> dict:
-        edit = _choice(config, f"{phenomenon}:{ref}:{pair.id}", edits)
-        return {
-            "id": f"{phenomenon}.{ref}-{pair.id}", "phenomenon": phenomenon, "reference_type": ref, "source": pair.source,
-            "correct": analysis.text, "incorrect": edit.apply(analysis.text),
-            "edit": {"start": edit.start, "end": edit.end, "before": edit.before(analysis.text), "after": edit.after},
-            "pair_id": pair.id, "reference": pair.reference,
-        }
+    def _rows(self, config, phenomenon, ref, pair: Pair, analysis: Analysis, edits, system: str = "") -> list[dict]:
+        """One row per distinct variant (``variants=all``), or one seeded variant (``variants=one``)."""
+        text = analysis.text
+        variants: dict[str, Edit] = {}
+        for e in edits:  # the first edit of each distinct variant
+            variants.setdefault(e.apply(text), e)
+        unique = [(k, incorrect, edit) for k, (incorrect, edit) in enumerate(variants.items()) if incorrect != text]
+        if config.variants == "one" and unique:
+            unique = [_choice(config, f"{phenomenon}:{ref}:{pair.id}", unique)]
+        return [{
+            "id": f"{phenomenon}.{ref}-{pair.id}.{k}",
+            "phenomenon": phenomenon, "reference_type": ref, "source": pair.source, "correct": text, "incorrect": incorrect,
+            "edit": {"start": edit.start, "end": edit.end, "before": edit.before(text), "after": edit.after},
+            "pair_id": pair.id, "reference": pair.reference, "system": system,
+        } for k, incorrect, edit in unique]
 
     def _human_rows(self, config, phenomenon, pairs, human, human_edits) -> tuple[list[dict], Counter]:
         rows, drops = [], Counter()
@@ -179,13 +220,15 @@ class MinPairsBuilder(Builder):
             if analysis is None:
                 drops["unanalyzable"] += 1
             elif edits:
-                rows.append(self._row(config, phenomenon, "human", pair, analysis, edits))
+                rows.extend(self._rows(config, phenomenon, "human", pair, analysis, edits))
+            else:
+                drops["no_position"] += 1
         return rows, drops
 
-    def _machine_rows(self, config, rule, pairs, human, human_edits, machine) -> tuple[list[dict], Counter]:
+    def _machine_rows(self, config, rule, pairs, human, human_edits, machine, systems) -> tuple[list[dict], Counter]:
         """The paper's validation: the human reference must hold the edit's anchor words and admit the rule too."""
         rows, drops = [], Counter()
-        for pair, ref, ref_edits, mt in zip(pairs, human, human_edits, machine):
+        for pair, ref, ref_edits, mt, system in zip(pairs, human, human_edits, machine, systems):
             if ref is None or mt is None:
                 drops["unanalyzable"] += 1
                 continue
@@ -200,21 +243,45 @@ class MinPairsBuilder(Builder):
             elif not ref_edits:
                 drops["human_not_applicable"] += 1
             else:
-                rows.append(self._row(config, rule.name, "mt", pair, mt, kept))
+                rows.extend(self._rows(config, rule.name, "mt", pair, mt, kept, system))
         return rows, drops
 
-    def _machine_translations(self, config: Config, pairs: list[Pair], index: list[int], total: int, progress: bool) -> list[str]:
-        if config.mt_translations:
-            path = Path(config.mt_translations).expanduser()
-            lines = sentence_lines(path)
-            if len(lines) != total:
-                raise ConfigError(f"{path} has {len(lines)} lines but {config.parallel} has {total} pairs: the translations must be line-aligned")
-            return [lines[i] for i in index]
-        # The one model-backed step of a build; imported here so that building human pairs needs no torch.
-        from wordbench.scorers.translate import cached_translations
+    def _assign(self, config: Config, pairs: list[Pair]) -> list[int]:
+        """The MT system of each pair: a seeded shuffle cut into blocks by the systems' shares (exact proportions)."""
+        shares = self._shares(config)
+        order = sorted(range(len(pairs)), key=lambda i: seeded_key(config.seed, f"mt:{pairs[i].id}"))
+        bounds = [round(sum(shares[: k + 1]) * len(pairs)) for k in range(len(shares))]
+        out = [0] * len(pairs)
+        for rank, i in enumerate(order):
+            out[i] = next(k for k, b in enumerate(bounds) if rank < b)
+        return out
 
-        return cached_translations(config.mt_model, [p.source for p in pairs], config.mt_beam, progress, config.mt_prompt,
-                                   config.mt_max_new_tokens)
+    def _machine_translations(self, config: Config, pairs: list[Pair], index: list[int], total: int,
+                              progress: bool) -> tuple[list[str], list[str]]:
+        """(translation, system) per pair, each pair translated by the one system it is assigned to."""
+        systems = self._systems(config)
+        assigned = self._assign(config, pairs)
+        out = [""] * len(pairs)
+        for k, system in enumerate(systems):
+            mine = [i for i, a in enumerate(assigned) if a == k]
+            if not mine:
+                continue
+            if config.mt_translations:
+                path = Path(system).expanduser()
+                lines = sentence_lines(path)
+                if len(lines) != total:
+                    raise ConfigError(f"{path} has {len(lines)} lines but {config.parallel} has {total} pairs: the translations must be line-aligned")
+                texts = [lines[index[i]] for i in mine]
+            else:
+                # The one model-backed step of a build; imported here so that building human pairs needs no torch.
+                from wordbench.scorers.translate import cached_translations
+
+                texts = cached_translations(system, [pairs[i].source for i in mine], config.mt_beam, progress, config.mt_prompt,
+                                            config.mt_max_new_tokens)
+            for i, t in zip(mine, texts):
+                out[i] = t
+        names = [Path(s).name if config.mt_translations else s for s in systems]
+        return out, [names[a] for a in assigned]
 
     def _sample(self, config: Config, rows: list[dict]) -> list[dict]:
         if config.max_per_phenomenon is None:
@@ -226,12 +293,13 @@ class MinPairsBuilder(Builder):
         return [r for r in rows if r["id"] in keep]
 
     def summary(self, data: dict[str, datasets.DatasetDict]) -> str:
-        lines = ["| phenomenon | reference | sentences | pairs | dropped: unanalyzable / no position / anchor missing / human n/a |",
-                 "|---|---|---|---|---|"]
+        lines = ["| phenomenon | reference | sentences | pairs | paper (Table 2) | dropped: unanalyzable / no position / anchor missing / human n/a |",
+                 "|---|---|---|---|---|---|"]
         empty = []
         for c in data["counts"]["test"]:
             drops = " / ".join(str(c[f"dropped_{d}"]) for d in DROPS)
-            lines.append(f"| {c['phenomenon']} | {c['reference_type']} | {c['sentences']} | {c['pairs']} | {drops} |")
+            paper = PAPER_SIZES.get(c["phenomenon"], ("–", "–"))[REFERENCE_TYPES.index(c["reference_type"])]
+            lines.append(f"| {c['phenomenon']} | {c['reference_type']} | {c['sentences']} | {c['pairs']} | {paper} | {drops} |")
             if not c["pairs"]:
                 empty.append(f"{c['phenomenon']}.{c['reference_type']}")
         if empty:

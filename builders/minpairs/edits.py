@@ -44,6 +44,9 @@ class Rule:
     name: ClassVar[str]
     description: ClassVar[str]
 
+    def __init__(self, faithful: bool = False):
+        self.faithful = faithful  # the authors' behaviour where it differs (--faithful)
+
     def candidates(self, analysis: Analysis) -> list[Edit]:
         raise NotImplementedError
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from pathlib import Path
 
 from ..errors import DataFormatError
@@ -44,26 +45,46 @@ def _lines(path: Path) -> list[str]:
     return [line.rstrip("\r\n") for _, line in numbered_lines(path)]
 
 
+def _sets(folder: Path) -> list[Path]:
+    """The ``<phenomenon>.<human|mt>`` sets of a folder, of its ``data/`` (the authors' repository), or the folder itself."""
+    if _SET_NAME.match(folder.name) and any((folder / f).exists() for f in DISTIL_FILES):
+        return [folder]
+    for root in (folder, folder / "data"):
+        sets = sorted(p for p in root.iterdir() if p.is_dir() and _SET_NAME.match(p.name)) if root.is_dir() else []
+        if sets:
+            return sets
+    raise DataFormatError(f"{folder} holds no DistilLingEval sets (<phenomenon>.<human|mt>/ with {', '.join(DISTIL_FILES)})")
+
+
 def read_distillingeval(folder: Path) -> list[dict]:
-    """Rows from a DistilLingEval data folder (its ``<phenomenon>.<human|mt>`` sets) or from one set folder."""
-    sets = [folder] if _SET_NAME.match(folder.name) and (folder / DISTIL_FILES[0]).exists() else \
-        sorted(p for p in folder.iterdir() if p.is_dir() and _SET_NAME.match(p.name))
-    if not sets:
-        raise DataFormatError(f"{folder} holds no DistilLingEval sets (<phenomenon>.<human|mt>/ with {', '.join(DISTIL_FILES)})")
+    """Rows from a DistilLingEval data folder (its ``<phenomenon>.<human|mt>`` sets, also under ``data/``) or one set,
+    one row per line (a sentence with several variants repeats its source). A line empty in any file is skipped,
+    and an empty set or one lacking files is skipped, each with a warning naming it; misaligned files are errors."""
     rows = []
-    for set_dir in sets:
+    for set_dir in _sets(folder):
         m = _SET_NAME.match(set_dir.name)
         missing = [f for f in DISTIL_FILES if not (set_dir / f).is_file()]
         if missing:
-            raise DataFormatError(f"{set_dir} lacks {', '.join(missing)}")
+            warnings.warn(f"DistilLingEval set {set_dir} lacks {', '.join(missing)}: skipped", stacklevel=2)
+            continue
         columns = [_lines(set_dir / f) for f in DISTIL_FILES]
         if len({len(c) for c in columns}) != 1:
             counts = ", ".join(f"{f}: {len(c)}" for f, c in zip(DISTIL_FILES, columns))
             raise DataFormatError(f"{set_dir}: the files are not line-aligned ({counts})")
-        for n, (src, good, bad) in enumerate(zip(*columns), 1):
-            if not (src.strip() and good.strip() and bad.strip()):
-                raise DataFormatError(f"{set_dir}: line {n} is empty in one of the files")
-            rows.append(_row(f"{set_dir.name}-{n:06d}", m["phenomenon"], m["ref"], src, good, bad, f"{set_dir.name}:{n}"))
+        empty = []
+        for n, line in enumerate(zip(*columns), 1):
+            blank = [f for f, text in zip(DISTIL_FILES, line) if not text.strip()]
+            if blank:
+                empty.append(f"{set_dir / blank[0]}:{n}")
+                continue
+            rows.append(_row(f"{set_dir.name}-{n:06d}", m["phenomenon"], m["ref"], *line, f"{set_dir.name}:{n}"))
+        if len(empty) == len(columns[0]):  # no line, or only empty ones
+            warnings.warn(f"DistilLingEval set {set_dir.name} is empty ({set_dir}): skipped", stacklevel=2)
+        elif empty:
+            shown = ", ".join(empty[:5]) + (f" and {len(empty) - 5} more" if len(empty) > 5 else "")
+            warnings.warn(f"DistilLingEval set {set_dir.name}: {len(empty)} empty line(s) skipped: {shown}", stacklevel=2)
+    if not rows:
+        raise DataFormatError(f"{folder}: the DistilLingEval sets hold no lines")
     return rows
 
 
@@ -101,4 +122,5 @@ def read_lingeval97(path: Path) -> list[dict]:
 
 def _row(row_id, phenomenon, ref, source, correct, incorrect, pair_id) -> dict:
     return {"id": row_id, "phenomenon": phenomenon, "reference_type": ref, "source": source, "correct": correct,
-            "incorrect": incorrect, "edit": diff_edit(correct, incorrect), "pair_id": pair_id, "reference": correct if ref == "human" else ""}
+            "incorrect": incorrect, "edit": diff_edit(correct, incorrect), "pair_id": pair_id, "reference": correct if ref == "human" else "",
+            "system": ""}

@@ -9,7 +9,10 @@ from ..sources.german import DEFINITE, Word, determiner_paradigm, determiner_rea
 
 
 def readings(word: Word) -> frozenset:
-    """(Case, Number, Gender) readings a word's features allow (plural readings carry no gender)."""
+    """(Case, Number, Gender) readings of a word: the analyzer's joint readings where it has them, else every
+    combination its features allow (one value each in stanza's UD features; plural readings carry no gender)."""
+    if word.readings is not None:
+        return word.readings
     cases, numbers, genders = word.values("Case"), word.values("Number"), word.values("Gender") or {None}
     return frozenset((case, number, None if number == "Plur" else gender)
                      for case, number, gender in itertools.product(cases, numbers, genders))
@@ -59,9 +62,10 @@ def genitive_adjective(adj: str, has_determiner: bool) -> str:
     return adj
 
 
-def genitive_noun(noun: str, number: str) -> str | None:
-    """The genitive of a dative noun form (Hund -> Hunds, Kindern -> Kinder), from the noun lexicon."""
-    return noun_form(noun, "Gen", number)
+def genitive_noun(noun: str, number: str, short: bool = False) -> str | None:
+    """The genitive of a dative noun form (Hund -> Hundes, Kindern -> Kinder), from the noun lexicon; where
+    German allows both, the long -es (the lexicon's first variant) or with ``short`` the short -s (Hunds)."""
+    return noun_form(noun, "Gen", number, short)
 
 
 # --- verb number ---------------------------------------------------------------------------------------
@@ -71,7 +75,7 @@ _IRREGULAR = [  # (singular, plural) of 3rd-person finite forms
     ("will", "wollen"), ("wollte", "wollten"), ("darf", "dürfen"), ("durfte", "durften"), ("soll", "sollen"),
     ("sollte", "sollten"), ("mag", "mögen"), ("mochte", "mochten"), ("weiß", "wissen"), ("wusste", "wussten"),
     ("tut", "tun"), ("tat", "taten"), ("wäre", "wären"), ("hätte", "hätten"), ("würde", "würden"), ("könnte", "könnten"),
-    ("müsste", "müssten"), ("sei", "seien"), ("gibt", "geben"),
+    ("müsste", "müssten"), ("sei", "seien"), ("gibt", "geben"), ("tritt", "treten"),
 ]
 _SG_TO_PL = dict(_IRREGULAR)
 _PL_TO_SG = {pl: sg for sg, pl in reversed(_IRREGULAR)}
@@ -115,6 +119,8 @@ def _stem(infinitive: str) -> str:
 
 
 def _present_singular(infinitive: str) -> list[str]:
+    """Candidate 3rd-person singulars, vowel-changed ones first: a changed stem in -t takes no ending
+    (halten -> hält, raten -> rät), one in -d takes -t (laden -> lädt); else -et after d/t (arbeitet) or -t."""
     stem = _stem(infinitive)
     regular = stem + ("et" if stem.endswith(("d", "t", "chn", "ffn", "gn", "dm", "tm")) else "t")
     changed = []
@@ -122,7 +128,7 @@ def _present_singular(infinitive: str) -> list[str]:
         i = stem.rfind(old)
         if i >= 0:
             alt = stem[:i] + new + stem[i + len(old):]
-            changed.append(alt + "t")
+            changed.append(alt if alt.endswith("t") else alt + "t")
     return changed + [regular]
 
 

@@ -52,12 +52,15 @@ def file_sha8(*paths: Path) -> str:
     """First 8 hex digits of the SHA-256 over the bytes of ``paths`` (streamed; a folder counts as all of its
     files, symlinks followed). Each file's digest is cached by path, size and mtime, so a large corpus is
     read once, and an edit in place changes the hash."""
-    files = [f for p in paths for f in (tree_files(Path(p)) if Path(p).is_dir() else [Path(p)])]
-    if len(files) == 1:  # the plain file digest, as sha256sum prints it
-        return _file_digest(files[0])[:8]
+    if len(paths) == 1 and not Path(paths[0]).is_dir():  # the plain file digest, as sha256sum prints it
+        return _file_digest(Path(paths[0]))[:8]
     h = hashlib.sha256()
-    for file in files:
-        h.update(_file_digest(file).encode())
+    for path in map(Path, paths):
+        if path.is_dir():  # relative names count: a renamed set folder (np_agreement.human) is other data
+            for file in tree_files(path):
+                h.update(f"{file.relative_to(path).as_posix()}\0{_file_digest(file)}\n".encode())
+        else:
+            h.update(f"{_file_digest(path)}\n".encode())
     return h.hexdigest()[:8]
 
 

@@ -29,6 +29,8 @@ class Word:
     lemma: str
     feats: dict[str, str] = field(default_factory=dict)
     xpos: str = ""
+    readings: frozenset | None = None  # (Case, Number, Gender) readings when the analyzer knows them jointly
+
 
     def values(self, feat: str) -> set[str]:
         return set(filter(None, self.feats.get(feat, "").split(",")))
@@ -46,7 +48,18 @@ class Analysis:
 
 # --- segments: the sentence splitter, also at ; and : as the paper's stanza segments ------------------------
 _SEGMENT_END = re.compile(r"(?<=[.!?;:])[\"'“”»«)]*\s+(?=\S)")
-_ABBREVIATION = re.compile(r"(\b\w{1,3}|\d+)\.$")  # "z.B.", "Nr.", "1." (dates, ordinals) do not end a sentence
+# Known abbreviations, initials ("J."), dotted ones ("z.B.", "u.a.") and ordinals ("1.") do not end a sentence;
+# any other word does, however short ("Das ist gut. Wir gehen." is two sentences).
+ABBREVIATIONS = frozenset("""abb abs abt allg anm bd bspw bzgl bzw ca chr co dr engl etc evtl frl frz ggf gr hl hr hrn hrsg
+inkl jh jhd jr kap kath lt max mind min mio mrd mr mrs nr od oh orig pfd prof rd sek sog st std str tel urspr usw vgl
+vs wg zb zz zzt""".split())
+_DOTTED = re.compile(r"^(?:\w{1,2}\.){2,}$|^\d+\.$|^[A-ZÄÖÜ]\.$")
+
+
+def is_abbreviation(token: str) -> bool:
+    """``token`` (ending in a period) is an abbreviation, an initial or an ordinal rather than a sentence end."""
+    word = token.lstrip("\"'„“”»«(")
+    return bool(_DOTTED.match(word)) or word[:-1].lower() in ABBREVIATIONS
 
 
 def split_segments(text: str) -> list[tuple[int, int]]:
@@ -54,7 +67,7 @@ def split_segments(text: str) -> list[tuple[int, int]]:
     spans, start = [], 0
     for m in _SEGMENT_END.finditer(text):
         head = text[start : m.start()].rstrip("\"'“”»«)")
-        if head.endswith(".") and _ABBREVIATION.search(head.split()[-1] if head.split() else ""):
+        if head.endswith(".") and head.split() and is_abbreviation(head.split()[-1]):
             continue
         spans.append((start, m.start() + len(m.group(0).rstrip())))
         start = m.end()
@@ -135,6 +148,11 @@ def _nouns():
     return Nouns()
 
 
+def _genders(entry: dict) -> str:
+    """Gender codes of an entry: ``genus``, or ``genus 1``, ``genus 2``... for nouns with several (der/das Monat)."""
+    return entry.get("genus") or "".join(entry.get(f"genus {k}", "") for k in range(1, 5))
+
+
 def _flexion_entries(word: str) -> list[dict]:
     try:
         entries = _nouns()[word]
@@ -147,7 +165,7 @@ def _flexion_entries(word: str) -> list[dict]:
 def noun_forms(word: str) -> tuple[tuple[dict, str], ...]:
     """((flexion table, gender code), ...) of the nouns that have ``word`` as a form; a compound unknown
     to the lexicon uses its longest known head noun (the head decides gender and inflection)."""
-    found = [(e["flexion"], e.get("genus", "")) for e in _flexion_entries(word)]
+    found = [(e["flexion"], _genders(e)) for e in _flexion_entries(word)]
     if found or len(word) < 6:
         return tuple(found)
     for i in range(1, len(word) - 2):
@@ -155,7 +173,7 @@ def noun_forms(word: str) -> tuple[tuple[dict, str], ...]:
         heads = _flexion_entries(head)
         if heads:
             prefix = word[:i]
-            return tuple(({k: prefix + v[0].lower() + v[1:] for k, v in e["flexion"].items()}, e.get("genus", "")) for e in heads)
+            return tuple(({k: prefix + v[0].lower() + v[1:] for k, v in e["flexion"].items()}, _genders(e)) for e in heads)
     return ()
 
 
@@ -167,19 +185,21 @@ def noun_readings(word: str) -> frozenset:
                 continue
             case, number = key.rstrip("*").split()[:2]
             if case in _CASE and number in _NUMBER:
-                gender = _GENUS.get(genus[:1]) if number == "singular" else None
-                out.add((_CASE[case], _NUMBER[number], gender))
+                genders = ([_GENUS[g] for g in genus if g in _GENUS] or [None]) if number == "singular" else [None]
+                out.update((_CASE[case], _NUMBER[number], g) for g in genders)
     return frozenset(out)
 
 
-def noun_form(word: str, case: str, number: str) -> str | None:
-    """The form of ``word``'s noun in ``case``/``number`` (the first variant), or None if unknown."""
+def noun_form(word: str, case: str, number: str, short: bool = False) -> str | None:
+    """The form of ``word``'s noun in ``case``/``number``, or None if unknown. Where the lexicon lists variants
+    ("genitiv singular 1/2", "genitiv singular*": Monates/Monats), the first one, or with ``short`` the shortest."""
     key = f"{_LEXICON_CASE[case]} {_LEXICON_NUMBER[number]}"
     for flexion, _ in noun_forms(word):
         if word in flexion.values():
-            form = flexion.get(key)
-            if form and form != "—":
-                return form
+            forms = [f for k, f in flexion.items() if k.rstrip("*").split()[:2] == key.split() and f and f != "—"
+                     and not k.endswith((" stark", " gemischt"))]  # nominalised adjectives: the weak form (des Abgeordneten)
+            if forms:
+                return min(forms, key=len) if short else forms[0]
     return None
 
 
@@ -223,6 +243,7 @@ _STTS_UPOS = {
     "VVIMP": "VERB", "VAFIN": "AUX", "VAINF": "AUX", "VAPP": "AUX", "VAIMP": "AUX", "VMFIN": "AUX", "VMINF": "AUX",
     "VMPP": "AUX", "PPER": "PRON", "PRF": "PRON", "PIS": "PRON", "PDS": "PRON", "PPOSS": "PRON", "PRELS": "PRON",
     "PWS": "PRON", "FM": "X", "XY": "X", "TRUNC": "X",
+    "NNA": "NOUN", "NNI": "NOUN",  # HanTa: nominalised adjectives and participles (Abgeordnete), infinitives (Verhalten)
 }
 _SUBJECT_PRONOUNS = {"ich": ("1", "Sing"), "du": ("2", "Sing"), "er": ("3", "Sing"), "es": ("3", "Sing"),
                      "man": ("3", "Sing"), "wir": ("1", "Plur"), "ihr": ("2", "Plur")}
@@ -232,6 +253,19 @@ def verb_number(form: str) -> str:
     """Number of a finite verb form by its ending: -en/-n and 'sind' are plural, others singular."""
     low = form.lower()
     return "Plur" if low in ("sind", "seid") or (low.endswith("n") and not low.endswith(("ann", "inn"))) else "Sing"
+
+
+_E_FORMS_THIRD = {"habe", "sei", "werde", "möge", "wisse", "könne", "müsse", "dürfe", "solle", "wolle"}  # also subjunctive 3rd
+
+
+def verb_person(form: str, lemma: str) -> str:
+    """Person of a finite verb without an adjacent subject pronoun: a present stem + -e (warte, stehe, gehe) is
+    first person ("Ich stehe ... und warte"); every other form (a past -te form: wartete) is taken as third."""
+    low, lemma = form.lower(), lemma.lower()
+    stem = lemma[:-2] if lemma.endswith("en") else lemma[:-1]
+    if len(low) > 2 and low not in _E_FORMS_THIRD and low == stem[-(len(low) - 1):] + "e":
+        return "1"
+    return "3"
 
 
 class OfflineAnalyzer(Analyzer):
@@ -270,18 +304,22 @@ class OfflineAnalyzer(Analyzer):
         return Analysis(text, words, split_segments(text))
 
     def _feats(self, w: Word, words: list[Word], i: int) -> dict[str, str]:
+        """UD features; nouns and determiners also get their joint readings (``w.readings``): the comma-joined
+        features alone would allow every combination ("den": Acc.Sing.Masc and Dat.Plur, not Dat.Sing.Masc)."""
         low = w.text.lower()
         if w.upos in ("NOUN", "PROPN"):
-            return readings_feats(noun_readings(w.text))
+            w.readings = noun_readings(w.text)
+            return readings_feats(w.readings)
         if w.upos in ("DET", "PRON") and determiner_paradigm(low):
-            feats = readings_feats(determiner_readings(low))
+            w.readings = determiner_readings(low)
+            feats = readings_feats(w.readings)
             if low.startswith("kein"):
                 feats["Polarity"] = "Neg"
             return feats
         if low == "nicht":
             return {"Polarity": "Neg"}
         if w.xpos.endswith("FIN"):
-            person, number = "3", verb_number(w.text)
+            person, number = verb_person(w.text, w.lemma), verb_number(w.text)
             for j in (i - 1, i + 1, i - 2, i + 2):
                 between = words[min(i, j) + 1 : max(i, j)] if 0 <= j < len(words) else [None]
                 if all(b is not None and b.upos != "PUNCT" for b in between) and words[j].text.lower() in _SUBJECT_PRONOUNS:

@@ -7,7 +7,8 @@ PREPOSITIONS = ("entgegen", "entsprechend", "gegenüber", "gemäß", "nahe", "ne
 
 class HypercorrectGenitive(Rule):
     """After such a preposition, turn the dative noun phrase into the genitive (entsprechend dem Plan ->
-    entsprechend des Plans): determiner, strong adjective endings and the noun's -s/-es or plural form."""
+    entsprechend des Plans): determiner, strong adjective endings and the noun's genitive or plural form
+    (where German allows both, the lexicon's first variant, Krieges; the authors' short -s, Kriegs, when faithful)."""
 
     name = "hypercorrect_genitive"
     description = "a dative noun phrase after entgegen/gemäß/seit/... turned into the genitive"
@@ -21,15 +22,19 @@ class HypercorrectGenitive(Rule):
             if np is None:
                 continue
             det, adjectives, noun = np
+            if det is not None and not readings(det):  # mehreren, vielen, beiden: inflected like a strong adjective
+                det, adjectives = None, [det] + adjectives
             dative = [r for r in readings(noun) if r[0] == "Dat"]
             if det is not None:
                 det_readings = readings(det)
                 dative = [r for r in dative if r in det_readings]
             numbers = {r[1] for r in dative}
+            if det is None and numbers == {"Sing", "Plur"}:
+                numbers = {"Plur"}  # a singular count noun needs an article: "gegenüber neuen Konkurrenten" is plural
             if len(numbers) != 1:  # not dative, or singular/plural undecided
                 continue
             number = numbers.pop()
-            new_noun = genitive_noun(noun.text, number)
+            new_noun = genitive_noun(noun.text, number, short=self.faithful)  # the authors: Monats, not Monates
             new_det = genitive_determiner(det.text, number) if det is not None else None
             if new_noun is None or (det is not None and new_det is None):
                 continue

@@ -16,10 +16,12 @@ class PolarityAffixDel(Rule):
         out = []
         for w in analysis.words:
             low = w.text.lower()
-            if w.upos not in ("ADJ", "ADV", "NOUN") or not low.startswith("un") or len(low) < 6 or low.startswith(_NOT_NEGATING):
+            adjectival = w.upos in ("ADJ", "ADV", "NOUN") or w.xpos == "VVPP"  # a participle: unausgewogen, ungeklärt
+            if not adjectival or not low.startswith("un") or len(low) < 6 or low.startswith(_NOT_NEGATING):
                 continue
             rest = w.text[2:]
-            rest = rest[:1].upper() + rest[1:] if w.upos == "NOUN" else rest
-            if is_word(rest):
+            # A noun and a sentence-initial word keep their capital (Unklar ist ... -> Klar ist ...).
+            rest = rest[:1].upper() + rest[1:] if w.upos == "NOUN" or w.text[:1].isupper() else rest
+            if is_word(rest if w.upos == "NOUN" else rest.lower()):
                 out.append(replace(w, rest))
         return out
