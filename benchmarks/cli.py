@@ -1,4 +1,4 @@
-"""``wordbench``: list | build | publish | score | report | demo."""
+"""``wordbench``: list | build | publish | publish-results | score | report | export | demo."""
 
 from __future__ import annotations
 
@@ -76,26 +76,46 @@ def build(name, overrides, out, force, faithful):
     click.echo(get(name).builder().summary(data))
 
 
+TOKEN_OPTION = click.option("--token", metavar="TOKEN", help="Hub token (default: HF_TOKEN, else the 'hf auth login' cache); never printed.")
+
+
 @cli.command()
 @click.argument("name")
 @click.option("--repo-id", required=True, help="Hub dataset repository, ORG/NAME.")
-@click.option("--version", "version", required=True, help="Dataset version X.Y.Z; the Hub revision is tagged vX.Y.Z.")
+@click.option("--version", "version", required=True, help="Dataset version X.Y.Z; the Hub revision is tagged vX.Y.Z (an existing tag is refused).")
 @click.option("--local", type=click.Path(path_type=Path), help="Folder for the Hub layout (default: publish/NAME-VERSION).")
 @click.option("--dry-run", is_flag=True, help="Write the folder and card only; upload nothing.")
-@click.option("--changelog", help="The changelog line for this version (shown in the card).")
+@click.option("--changelog", help="The changelog line for this version (added to the card's changelog).")
 @click.option("--private", is_flag=True, help="Create the Hub repository as private.")
+@click.option("--force", is_flag=True, help="Replace --local even if it is not a previous wordbench publish of NAME.")
+@TOKEN_OPTION
 @SET_OPTION
 @FAITHFUL_OPTION
 @user_errors
-def publish(name, repo_id, version, local, dry_run, changelog, private, overrides, faithful):
+def publish(name, repo_id, version, local, dry_run, changelog, private, force, token, overrides, faithful):
     """Publish benchmark NAME to the HuggingFace Hub as a versioned dataset."""
-    from .hub import publish as do_publish
+    from .publish import publish as do_publish
 
-    folder = do_publish(name, repo_id, version, local, dry_run, overrides, changelog, private, faithful=faithful)
+    folder = do_publish(name, repo_id, version, local, dry_run, overrides, changelog, private, faithful=faithful, force=force, token=token)
     if dry_run:
         click.echo(f"dry run: wrote {folder}; would upload it to datasets/{repo_id} and tag v{version}")
     else:
         click.echo(f"published {folder} to datasets/{repo_id} at tag v{version}")
+
+
+@cli.command("publish-results")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--repo-id", required=True, help="The benchmark's Hub dataset repository, ORG/NAME.")
+@click.option("--records", is_flag=True, help="Upload records.jsonl too (default: summary, report and signature only).")
+@click.option("--dry-run", is_flag=True, help="List the files that would be uploaded; upload nothing.")
+@TOKEN_OPTION
+@user_errors
+def publish_results(runs, repo_id, records, dry_run, token):
+    """Upload run folders' summaries to results/<benchmark>/<model>/<hash>/ of a dataset repo (a leaderboard)."""
+    from .publish import publish_results as do_publish_results
+
+    paths = do_publish_results(list(runs), repo_id, records, dry_run, token)
+    click.echo(("would upload" if dry_run else f"uploaded to datasets/{repo_id}:") + "\n" + "\n".join(f"  {p}" for p in paths))
 
 
 def model_options(fn):
