@@ -121,7 +121,7 @@ def publish_results(runs, repo_id, records, dry_run, token):
 def model_options(fn):
     for option in reversed(
         [
-            click.option("--model", "model_name", help="HF id, local folder, or .gguf file (required unless --samples)."),
+            click.option("--model", "model_names", multiple=True, help="HF id, local folder, or .gguf file (required unless --samples); repeat it to score several models, one run folder each."),
             click.option("--family", type=click.Choice(["causal", "masked", "encoder", "seq2seq"]), help="Override the detected model family."),
             click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda, cuda:N, mps, or shard (split over all GPUs)."),
             click.option("--dtype", default="auto", show_default=True, help="auto (bf16 on GPU, else float32), float32, bfloat16, float16."),
@@ -138,9 +138,11 @@ def model_options(fn):
 def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle):
     from wordbench.scorers.models import load_model
 
+    from . import distributed
+
     bs = batch_size if batch_size == "auto" else int(batch_size)
-    model = load_model(model_name, family, device, dtype, bs, revision, trust_remote_code, allow_pickle)
-    model.progress = True
+    model = load_model(model_name, family, distributed.device(device), dtype, bs, revision, trust_remote_code, allow_pickle)
+    model.progress = distributed.world().main
     return model
 
 
@@ -156,9 +158,14 @@ def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_
 @FAITHFUL_OPTION
 @click.option("--dudy2020", is_flag=True, hidden=True, help="Former name of --faithful for wordpred.")
 @click.option("--samples", type=click.Path(exists=True, dir_okay=False), help="tendencies: score generated text you bring (one sample per line, or jsonl with text[/strategy]) instead of a model.")
+@click.option("--json", "as_json", is_flag=True, help="Print only the summaries, as a JSON list (one per model), on stdout.")
 @user_errors
-def score(name, model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, data, split, limit, data_config, out, options, faithful, dudy2020, samples):
-    """Score a model on benchmark NAME; a rerun resumes an interrupted run.
+def score(name, model_names, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, data, split, limit, data_config, out, options, faithful, dudy2020, samples, as_json):
+    """Score one or more models on benchmark NAME; a rerun resumes an interrupted run.
+
+    \b
+    Data-parallel: torchrun --nproc_per_node N -m wordbench.benchmarks.cli score ... (or accelerate launch):
+    each rank scores a shard of the items; rank 0 merges the records and writes the summary.
 
     \b
     tendencies options (--option KEY=VALUE): strategies=ancestral,nucleus,beam,greedy  n=1000 (samples per
@@ -169,6 +176,9 @@ def score(name, model_name, family, device, dtype, batch_size, revision, trust_r
     minpairs options: reduce=mean|sum  strict=false (LingEval97: ties are errors)  discrepancy=true
     beam=5  max_new_tokens=128  prompt="...{source}..." (causal models)  end="\\n" (causal: plays EOS)
     """
+    import json
+
+    from . import distributed
     from .registry import get
     from .runner import score as do_score
 
@@ -178,12 +188,31 @@ def score(name, model_name, family, device, dtype, batch_size, revision, trust_r
     if samples:
         opts["samples"] = samples
     get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
-    if (model_name is None) == (not samples):
+    if bool(model_names) == bool(samples):
         raise click.UsageError("give --model, or (tendencies) --samples FILE, not both")
-    model = None if model_name is None else _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
-    run = do_score(name, model, data, split, limit, out, data_config, **opts)
-    click.echo((run.path / "report.md").read_text())
-    click.echo(f"run folder: {run.path}")
+    runs = []
+    try:
+        for model_name in model_names or [None]:
+            model = None if model_name is None else _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
+            runs.append(do_score(name, model, data, split, limit, out, data_config, progress=not as_json, **opts))
+            del model  # free it before the next one loads
+    finally:
+        distributed.finish()
+    if not distributed.world().main:
+        return
+    if as_json:
+        click.echo(json.dumps([run.summary() for run in runs], indent=2, ensure_ascii=False))
+        return
+    if len(runs) == 1:
+        click.echo((runs[0].path / "report.md").read_text())
+        click.echo(f"run folder: {runs[0].path}")
+        return
+    from .runner import leaderboard
+
+    path = Path(out) / name / "leaderboard.md"
+    path.write_text(leaderboard(runs))
+    click.echo(path.read_text())
+    click.echo("run folders:\n" + "\n".join(f"  {run.path}" for run in runs) + f"\nleaderboard: {path}")
 
 
 def _options(pairs) -> dict:

@@ -8,6 +8,7 @@ from pathlib import Path
 from wordbench.builders.errors import ConfigError
 from wordbench.builders.sources.base import seeded_key
 
+from . import distributed
 from .hub import load_data
 from .registry import get
 from .results import RunFolder
@@ -60,13 +61,20 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
           out: Path = Path("runs"), config: str = "default", progress: bool = True, faithful: bool = False,
           **options) -> RunFolder:
     """Score a loaded model on a benchmark; returns the run folder (records, summary, report, plots).
-    ``faithful`` selects every behaviour of the paper and the authors' code (the ``--faithful`` switch)."""
+    ``faithful`` selects every behaviour of the paper and the authors' code (the ``--faithful`` switch).
+    Under torchrun / accelerate launch each rank scores its shard; rank 0 merges and writes the summary."""
     from tqdm.auto import tqdm
 
     bench = get(name)
+    w = distributed.world()
+    distributed.init(w)
     scorer = bench.scorer(**{**options, **({"faithful": True} if faithful else {})})
     info = scorer.run_info(model)
-    data_sig, dataset = load_data(name, data, progress=progress, faithful=scorer.faithful)
+    if not w.main:
+        distributed.barrier(w)  # rank 0 builds the default data first: one build, no race on the cache
+    data_sig, dataset = load_data(name, data, progress=progress and w.main, faithful=scorer.faithful)
+    if w.main:
+        distributed.barrier(w)
     scorer.prepare(dataset)
     items = scorer.work_items(select(dataset, config, split, limit, scorer=scorer))
     sample = {"limit": "all"} if limit is None else {"limit": limit, "sample": "stratified"}
@@ -75,14 +83,22 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     run = RunFolder.for_run(out, name, info.name, signature)
 
     done = run.done_ids()
-    todo = [it for it in items if it["id"] not in done]
+    distributed.barrier(w)  # every rank has read what is done before any rank appends
+    mine = distributed.shard(items, w)
+    todo = [it for it in mine if it["id"] not in done]
+    rank = w.rank if w.parallel else None
+    desc = f"{name} {info.name}" + (f" rank {w.rank}/{w.size}" if w.parallel else "")
     start = time.perf_counter()
-    with tqdm(total=len(items), initial=len(items) - len(todo), desc=f"{name} {info.name}", disable=not progress) as bar:
+    with tqdm(total=len(mine), initial=len(mine) - len(todo), desc=desc, disable=not (progress and w.main)) as bar:
         for i in range(0, len(todo), scorer.chunk_size):
             chunk = todo[i : i + scorer.chunk_size]
-            run.append(scorer.score(model, chunk))
+            run.append(scorer.score(model, chunk), rank=rank)
             bar.update(len(chunk))
+    scored_now = distributed.total(w, len(todo))  # also the barrier before rank 0 merges
     elapsed = time.perf_counter() - start
+    if not w.main:
+        return run
+    run.merge_ranks([it["id"] for it in items])  # also what an interrupted data-parallel run left
 
     wanted = {it["id"] for it in items}
     records = [r for r in run.records() if r["id"] in wanted]
@@ -97,9 +113,10 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
         "versions": library_versions(),
         "device": str(model.device) if model is not None else None,
         "batch_size": model.batch_size if model is not None else None,
+        "ranks": w.size,
         "wall_s": round(elapsed, 2),
-        "items_scored_now": len(todo),
-        "items_per_s": round(len(todo) / elapsed, 2) if todo and elapsed > 0 else None,
+        "items_scored_now": scored_now,
+        "items_per_s": round(scored_now / elapsed, 2) if scored_now and elapsed > 0 else None,
     }
     run.write_json("summary.json", summary)
     plots = scorer.plots(records, summary, run.plots_dir)
@@ -121,3 +138,13 @@ def report(run_paths: list[Path], plots: Path | None = None) -> str:
             text += "\n" + "".join(f"![{p}]({(plots / p).resolve()})\n" for p in scorer.compare_plots(group, plots))
         out.append(text)
     return "\n\n".join(out)
+
+
+def leaderboard(runs: list[RunFolder]) -> str:
+    """Several models' runs of one call: a table of the runs, then the benchmark's tables side by side."""
+    rows = ["| model | family | dtype | n | items/s | run |", "|---|---|---|---|---|---|"]
+    for run in runs:
+        s = run.summary()
+        m = s["model"]
+        rows.append(f"| {m['name']} | {m['family']} | {m['dtype']} | {s['n']} | {s.get('items_per_s') or '–'} | `{run.path}` |")
+    return f"# Leaderboard: {runs[0].summary()['benchmark']}\n\n" + "\n".join(rows) + "\n\n" + report([r.path for r in runs])
