@@ -27,7 +27,6 @@ def slug(name: str) -> str:
 class RunFolder:
     def __init__(self, path: Path):
         self.path = Path(path)
-        self._repaired: set[Path] = set()
 
     @classmethod
     def for_run(cls, root: Path, benchmark: str, model_name: str, signature: str) -> "RunFolder":
@@ -71,9 +70,8 @@ class RunFolder:
         return out
 
     def _repair(self, path: Path) -> None:
-        """Cut a torn last line (a run killed mid-write) so that appending continues cleanly."""
-        if path in self._repaired or not path.exists():
-            self._repaired.add(path)
+        """Cut a torn last line (a run killed mid-write) so that appending continues cleanly (reads the tail only)."""
+        if not path.exists():
             return
         with open(path, "r+b") as f:
             size = f.seek(0, os.SEEK_END)
@@ -83,7 +81,6 @@ class RunFolder:
                 tail = f.read(size - f.tell())
             if tail and not tail.endswith(b"\n"):
                 f.truncate(size - len(tail) + tail.rfind(b"\n") + 1)
-        self._repaired.add(path)
 
     def records(self) -> list[dict]:
         """The merged records (``records.jsonl``)."""
