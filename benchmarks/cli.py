@@ -248,6 +248,31 @@ def report(runs, out, plots):
     click.echo(text)
 
 
+@cli.group()
+def export():
+    """Export a benchmark to another evaluation tool."""
+
+
+@export.command("lm-eval")
+@click.argument("name")
+@click.option("--data", help="Dataset folder, a file in the benchmark's own format, or HUB_ID@REVISION (default: build the defaults).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Folder for the task YAMLs and their data.")
+@click.option("--split", default="test", show_default=True, type=click.Choice(["dev", "test", "all"]))
+@click.option("--config", "data_config", default="default", show_default=True, help="Dataset config to export.")
+@click.option("--limit", type=click.IntRange(min=1), help="A seeded stratified sample of this many items (as score --limit).")
+@click.option("--prompt", help="minpairs, causal models: the translation prompt with {source} (default: the scorer's).")
+@click.option("--end", help="minpairs, causal models: text after each variant, in place of EOS (default: a newline).")
+@click.option("--seq2seq", is_flag=True, help="minpairs: for lm-eval's hf-seq2seq (context = the source, no prompt).")
+@user_errors
+def export_lm_eval(name, data, out, split, data_config, limit, prompt, end, seq2seq):
+    """Write lm-evaluation-harness task YAMLs for NAME (minpairs, wordpred) into OUT."""
+    from .export_lmeval import export as do_export
+
+    paths = do_export(name, data, out, split, data_config, limit, prompt, end, seq2seq)
+    click.echo(f"wrote {len(paths)} task files to {out}; run: lm_eval --include_path {out} --tasks {paths[-1].stem} --model hf "
+               "--model_args pretrained=MODEL,add_bos_token=True")
+
+
 def _package_dir(module: str, package: str) -> Path:
     """The folder of an offline model package, or a one-line error naming what to install."""
     spec = importlib.util.find_spec(module)
