@@ -75,8 +75,7 @@ def export(name: str, data: str | None, out: Path, split: str = "test", config: 
                          metric_list=[{"metric": "acc", "aggregation": "mean", "higher_is_better": True}])
         else:
             spec = _task(task, data_file, "loglikelihood_rolling", signature, doc_to_text="", doc_to_target="text",
-                         metric_list=[{"metric": m, "aggregation": m, "higher_is_better": False}
-                                      for m in ("word_perplexity", "byte_perplexity", "bits_per_byte")])
+                         metric_list=[{"metric": m} for m in ("word_perplexity", "byte_perplexity", "bits_per_byte")])  # lm-eval's aggregations
         written.append(_dump(out / f"{task}.yaml", spec))
     if name == "minpairs":
         refs = sorted({k.rsplit("_", 1)[1] for k in docs})
