@@ -45,6 +45,7 @@ perf: install
 	HF_HUB_OFFLINE=1 $(PY) perf/tendencies.py
 	HF_HUB_OFFLINE=1 $(PY) perf/vast.py
 	HF_HUB_OFFLINE=1 $(PY) perf/minpairs.py
+	$(PY) perf/frequencies.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info runs

@@ -1,4 +1,4 @@
-"""``wordbench``: list | build | publish | score | report | demo."""
+"""``wordbench``: list | build | publish | publish-results | score | report | export | demo."""
 
 from __future__ import annotations
 
@@ -89,32 +89,52 @@ def build(name, overrides, out, force, faithful):
     click.echo(get(name).builder().summary(data))
 
 
+TOKEN_OPTION = click.option("--token", metavar="TOKEN", help="Hub token (default: HF_TOKEN, else the 'hf auth login' cache); never printed.")
+
+
 @cli.command()
 @click.argument("name")
 @click.option("--repo-id", required=True, help="Hub dataset repository, ORG/NAME.")
-@click.option("--version", "version", required=True, help="Dataset version X.Y.Z; the Hub revision is tagged vX.Y.Z.")
+@click.option("--version", "version", required=True, help="Dataset version X.Y.Z; the Hub revision is tagged vX.Y.Z (an existing tag is refused).")
 @click.option("--local", type=click.Path(path_type=Path), help="Folder for the Hub layout (default: publish/NAME-VERSION).")
 @click.option("--dry-run", is_flag=True, help="Write the folder and card only; upload nothing.")
-@click.option("--changelog", help="The changelog line for this version (shown in the card).")
+@click.option("--changelog", help="The changelog line for this version (added to the card's changelog).")
 @click.option("--private", is_flag=True, help="Create the Hub repository as private.")
+@click.option("--force", is_flag=True, help="Replace --local even if it is not a previous wordbench publish of NAME.")
+@TOKEN_OPTION
 @SET_OPTION
 @FAITHFUL_OPTION
 @user_errors
-def publish(name, repo_id, version, local, dry_run, changelog, private, overrides, faithful):
+def publish(name, repo_id, version, local, dry_run, changelog, private, force, token, overrides, faithful):
     """Publish benchmark NAME to the HuggingFace Hub as a versioned dataset."""
-    from .hub import publish as do_publish
+    from .publish import publish as do_publish
 
-    folder = do_publish(name, repo_id, version, local, dry_run, overrides, changelog, private, faithful=faithful)
+    folder = do_publish(name, repo_id, version, local, dry_run, overrides, changelog, private, faithful=faithful, force=force, token=token)
     if dry_run:
         click.echo(f"dry run: wrote {folder}; would upload it to datasets/{repo_id} and tag v{version}")
     else:
         click.echo(f"published {folder} to datasets/{repo_id} at tag v{version}")
 
 
+@cli.command("publish-results")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--repo-id", required=True, help="The benchmark's Hub dataset repository, ORG/NAME.")
+@click.option("--records", is_flag=True, help="Upload records.jsonl too (default: summary, report and signature only).")
+@click.option("--dry-run", is_flag=True, help="List the files that would be uploaded; upload nothing.")
+@TOKEN_OPTION
+@user_errors
+def publish_results(runs, repo_id, records, dry_run, token):
+    """Upload run folders' summaries to results/<benchmark>/<model>/<hash>/ of a dataset repo (a leaderboard)."""
+    from .publish import publish_results as do_publish_results
+
+    paths = do_publish_results(list(runs), repo_id, records, dry_run, token)
+    click.echo(("would upload" if dry_run else f"uploaded to datasets/{repo_id}:") + "\n" + "\n".join(f"  {p}" for p in paths))
+
+
 def model_options(fn):
     for option in reversed(
         [
-            click.option("--model", "model_name", help="HF id, local folder, or .gguf file (required unless --samples)."),
+            click.option("--model", "model_names", multiple=True, help="HF id, local folder, or .gguf file (required unless --samples); repeat it to score several models, one run folder each."),
             click.option("--family", type=click.Choice(["causal", "masked", "encoder", "seq2seq"]), help="Override the detected model family."),
             click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda, cuda:N, mps, or shard (split over all GPUs)."),
             click.option("--dtype", default="auto", show_default=True, help="auto (bf16 on GPU, else float32), float32, bfloat16, float16."),
@@ -131,8 +151,10 @@ def model_options(fn):
 def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle):
     from wordbench.scorers.models import load_model
 
-    model = load_model(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
-    model.progress = True
+    from . import distributed
+
+    model = load_model(model_name, family, distributed.device(device), dtype, batch_size, revision, trust_remote_code, allow_pickle)
+    model.progress = distributed.world().main
     return model
 
 
@@ -148,9 +170,14 @@ def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_
 @FAITHFUL_OPTION
 @click.option("--dudy2020", is_flag=True, hidden=True, help="Former name of --faithful for wordpred.")
 @click.option("--samples", type=click.Path(exists=True, dir_okay=False), help="tendencies: score generated text you bring (one sample per line, or jsonl with text[/strategy]) instead of a model.")
+@click.option("--json", "as_json", is_flag=True, help="Print only the summaries, as a JSON list (one per model), on stdout.")
 @user_errors
-def score(name, model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, data, split, limit, data_config, out, options, faithful, dudy2020, samples):
-    """Score a model on benchmark NAME; a rerun resumes an interrupted run.
+def score(name, model_names, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, data, split, limit, data_config, out, options, faithful, dudy2020, samples, as_json):
+    """Score one or more models on benchmark NAME; a rerun resumes an interrupted run.
+
+    \b
+    Data-parallel: torchrun --nproc_per_node N -m wordbench.benchmarks.cli score ... (or accelerate launch):
+    each rank scores a shard of the items; rank 0 merges the records and writes the summary.
 
     \b
     tendencies options (--option KEY=VALUE): strategies=ancestral,nucleus,beam,greedy  n=1000 (samples per
@@ -161,6 +188,9 @@ def score(name, model_name, family, device, dtype, batch_size, revision, trust_r
     minpairs options: reduce=mean|sum  strict=false (LingEval97: ties are errors)  discrepancy=true
     beam=5  max_new_tokens=128  prompt="...{source}..." (causal models)  end="\\n" (causal: plays EOS)
     """
+    import json
+
+    from . import distributed
     from .registry import get
     from .runner import score as do_score
 
@@ -169,20 +199,41 @@ def score(name, model_name, family, device, dtype, batch_size, revision, trust_r
         opts["faithful"] = True
     if samples:
         opts["samples"] = samples
-    scorer = get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
-    if (model_name is None) == (not samples):
+    get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
+    if bool(model_names) == bool(samples):
         raise click.UsageError("give --model, or (tendencies) --samples FILE, not both")
-    def model(scorer):  # called by the runner once the data is resolved and checked
-        from wordbench.scorers.models import model_family
 
-        click.echo(f"checking {model_name} ...", err=True)
-        scorer.check_family(model_family(model_name, family, revision, trust_remote_code), model_name)
-        click.echo(f"loading {model_name} ...", err=True)
-        return _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
+    def loader(model_name):
+        def model(scorer):  # called by the runner once the data is resolved and checked
+            from wordbench.scorers.models import model_family
 
-    run = do_score(name, None if model_name is None else model, data, split, limit, out, data_config, **opts)
-    click.echo((run.path / "report.md").read_text())
-    click.echo(f"run folder: {run.path}")
+            if distributed.world().main and not as_json:
+                click.echo(f"checking and loading {model_name} ...", err=True)
+            scorer.check_family(model_family(model_name, family, revision, trust_remote_code), model_name)
+            return _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
+        return model
+
+    runs = []
+    try:
+        for model_name in model_names or [None]:
+            model = None if model_name is None else loader(model_name)
+            runs.append(do_score(name, model, data, split, limit, out, data_config, progress=not as_json, **opts))
+    finally:
+        distributed.finish()
+    if not distributed.world().main:
+        return
+    if as_json:
+        click.echo(json.dumps([run.summary() for run in runs], indent=2, ensure_ascii=False))
+        return
+    if len(runs) == 1:
+        click.echo((runs[0].path / "report.md").read_text())
+        click.echo(f"run folder: {runs[0].path}")
+        return
+    from .runner import leaderboard
+
+    path = Path(out) / name / "leaderboard.md"
+    path.write_text(leaderboard(runs))
+    click.echo(path.read_text())
 
 
 def _options(pairs) -> dict:
@@ -216,6 +267,31 @@ def report(runs, out, plots):
     if out:
         out.write_text(text)
     click.echo(text)
+
+
+@cli.group()
+def export():
+    """Export a benchmark to another evaluation tool."""
+
+
+@export.command("lm-eval")
+@click.argument("name")
+@click.option("--data", help="Dataset folder, a file in the benchmark's own format, or HUB_ID@REVISION (default: build the defaults).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Folder for the task YAMLs and their data.")
+@click.option("--split", default="test", show_default=True, type=click.Choice(["dev", "test", "all"]))
+@click.option("--config", "data_config", default="default", show_default=True, help="Dataset config to export.")
+@click.option("--limit", type=click.IntRange(min=1), help="A seeded stratified sample of this many items (as score --limit).")
+@click.option("--prompt", help="minpairs, causal models: the translation prompt with {source} (default: the scorer's).")
+@click.option("--end", help="minpairs, causal models: text after each variant, in place of EOS (default: a newline).")
+@click.option("--seq2seq", is_flag=True, help="minpairs: for lm-eval's hf-seq2seq (context = the source, no prompt).")
+@user_errors
+def export_lm_eval(name, data, out, split, data_config, limit, prompt, end, seq2seq):
+    """Write lm-evaluation-harness task YAMLs for NAME (minpairs, wordpred) into OUT."""
+    from .export_lmeval import export as do_export
+
+    paths = do_export(name, data, out, split, data_config, limit, prompt, end, seq2seq)
+    click.echo(f"wrote {len(paths)} task files to {out}; run: lm_eval --include_path {out} --tasks {paths[-1].stem} --model hf "
+               "--model_args pretrained=MODEL,add_bos_token=True")
 
 
 def _package_dir(module: str, package: str) -> Path:

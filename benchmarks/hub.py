@@ -18,7 +18,7 @@ from pathlib import Path
 import datasets
 
 from wordbench.builders.base import config_dict, parse_overrides
-from wordbench.builders.errors import ConfigError, DataFormatError, SourceError, WordbenchError
+from wordbench.builders.errors import ConfigError, DataFormatError, SourceError
 from wordbench.builders.sources.base import cache_dir, file_sha8
 
 from .registry import Benchmark, get
@@ -34,7 +34,9 @@ def _size_category(n: int) -> str:
     return "n>1M"
 
 
-def card_text(bench: Benchmark, data, meta: dict, summary: str, version: str | None, changelog: str | None) -> str:
+def card_text(bench: Benchmark, data, meta: dict, summary: str, version: str | None, changelog: str | None,
+              repo_id: str | None = None, history: list[str] = ()) -> str:
+    """The dataset card; ``history`` holds the previous versions' changelog lines (newest first)."""
     from huggingface_hub import DatasetCardData
 
     n = sum(len(ds) for dsd in data.values() for ds in dsd.values())
@@ -56,6 +58,8 @@ def card_text(bench: Benchmark, data, meta: dict, summary: str, version: str | N
     splits = "\n".join(f"| {cfg} | {s} | {len(ds)} |" for cfg, dsd in data.items() for s, ds in dsd.items())
     config = "\n".join(f"| `{k}` | `{v}` |" for k, v in meta["config"].items())
     version_line = f"- v{version} ({date.today().isoformat()}): {changelog or 'published with wordbench ' + meta['wordbench']}" if version else "- unpublished local build"
+    changelog_lines = "\n".join([version_line, *history])
+    where, tag = repo_id or "REPO_OR_FOLDER", f"v{version}" if version else "vX.Y.Z"
     return f"""---
 {card_data.to_yaml()}
 ---
@@ -95,14 +99,14 @@ Builder `{bench.name}` version {meta['builder_version']}, wordbench {meta['wordb
 
 ```python
 from datasets import load_dataset
-data = load_dataset("REPO_OR_FOLDER", revision="v{version or 'X.Y.Z'}")
+data = load_dataset("{where}", revision="{tag}")
 ```
 
-Score a model: `wordbench score {bench.name} --data REPO_OR_FOLDER@v{version or 'X.Y.Z'} --model MODEL`.
+Score a model: `wordbench score {bench.name} --data {where}@{tag} --model MODEL`.
 
 ## Changelog
 
-{version_line}
+{changelog_lines}
 
 ## Citation
 
@@ -255,41 +259,3 @@ def _load_hub(name: str, spec: str) -> tuple[str, dict[str, datasets.DatasetDict
     except Exception as exc:  # noqa: BLE001 - network, auth, missing revision: one line for the user
         raise SourceError(f"cannot load {repo} at revision {revision or 'main'}: {str(exc).splitlines()[0]}") from exc
     return meta["signature"] + (f"|rev:{revision}" if revision else ""), data
-
-
-def publish(name: str, repo_id: str, version: str, local: Path | None = None, dry_run: bool = False, overrides=(),
-            changelog: str | None = None, private: bool = False, progress: bool = True, faithful: bool = False) -> Path:
-    """Write the Hub layout for ``version`` into ``local`` and (unless ``dry_run``) push it and tag ``vX.Y.Z``."""
-    parts = version.split(".")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise ConfigError(f"version must be X.Y.Z, got '{version}'")
-    from huggingface_hub.utils import HFValidationError, validate_repo_id
-
-    try:
-        validate_repo_id(repo_id)
-        if repo_id.count("/") != 1:
-            raise HFValidationError("expected ORG/NAME")
-    except HFValidationError as exc:
-        raise ConfigError(f"'{repo_id}' is not a Hub repo id ORG/NAME: {str(exc).splitlines()[0]}") from None
-    bench = get(name)
-    built, meta = build(name, overrides, progress=progress, faithful=faithful)
-    folder = Path(local) if local else Path("publish") / f"{name}-{version}"
-    if folder.exists():
-        shutil.rmtree(folder)
-    shutil.copytree(built, folder)
-    builder = bench.builder()
-    data = _load_folder(folder)
-    (folder / "README.md").write_text(card_text(bench, data, meta, builder.summary(data), version, changelog))
-    if dry_run:
-        return folder
-    from huggingface_hub import HfApi
-
-    api = HfApi()
-    tag = f"v{version}"
-    try:
-        api.create_repo(repo_id, repo_type="dataset", exist_ok=True, private=private)
-        api.upload_folder(folder_path=str(folder), repo_id=repo_id, repo_type="dataset", commit_message=f"wordbench {name} {tag}")
-        api.create_tag(repo_id, tag=tag, repo_type="dataset", tag_message=f"wordbench {name} {tag}: {meta['signature']}")
-    except Exception as exc:  # noqa: BLE001 - auth / network / existing tag: one line, token never printed
-        raise WordbenchError(f"publishing to {repo_id} failed: {str(exc).splitlines()[0]} (log in with 'huggingface-cli login' or set HF_TOKEN)") from exc
-    return folder

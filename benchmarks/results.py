@@ -2,8 +2,10 @@
 
 ``records.jsonl`` gets one line per item as each chunk of items finishes (flushed and synced), so a
 killed run loses at most the chunk being scored; a rerun drops a torn last line and skips the ids
-already present (a duplicate id is read once, with a warning). One process writes a run folder at a
-time (``run.lock``). ``summary.json``, ``report.md`` and ``plots/`` are written at the end.
+already present (a duplicate id is read once, with a warning). A data-parallel run writes
+``records.rank<r>.jsonl`` per rank (same rule); rank 0 merges them into ``records.jsonl``. One process
+(or one data-parallel job) writes a run folder at a time (``run.lock``). ``summary.json``, ``report.md``
+and ``plots/`` are written at the end.
 """
 
 from __future__ import annotations
@@ -14,8 +16,6 @@ import os
 import re
 from pathlib import Path
 from typing import Iterable
-
-import jsonlines
 
 from wordbench.builders.errors import ConfigError, DataFormatError, warn
 
@@ -50,43 +50,58 @@ class RunFolder:
         path.mkdir(exist_ok=True)
         return path
 
-    def _repair(self) -> None:
-        """Cut a torn last line (a run killed mid-write) so that appending continues cleanly."""
-        if not self.records_path.exists():
-            return
-        data = self.records_path.read_bytes()
-        if data and not data.endswith(b"\n"):
-            with open(self.records_path, "r+b") as f:
-                f.truncate(data.rfind(b"\n") + 1)
+    def rank_path(self, rank: int) -> Path:
+        """The records file of one rank of a data-parallel run (merged into records.jsonl by rank 0)."""
+        return self.path / f"records.rank{rank}.jsonl"
 
-    def records(self) -> list[dict]:
-        self._repair()
-        if not self.records_path.exists():
+    def rank_paths(self) -> list[Path]:
+        return sorted(self.path.glob("records.rank*.jsonl"))
+
+    @staticmethod
+    def _read(path: Path) -> list[dict]:
+        """The records of one file; an unterminated last line is a torn write (ignored; cut by the next append)."""
+        if not path.exists():
             return []
+        data = path.read_bytes()
         out, seen, duplicates = [], set(), 0
-        with jsonlines.open(self.records_path) as reader:
+        for n, line in enumerate(data[: data.rfind(b"\n") + 1].split(b"\n"), 1):
+            if not line.strip():
+                continue
             try:
-                for lineno, rec in enumerate(reader, 1):
-                    if not isinstance(rec, dict) or "id" not in rec:
-                        raise DataFormatError(f"{self.records_path}:{lineno}: a record without an id; delete the run folder to start over")
-                    if rec["id"] in seen:
-                        duplicates += 1
-                        continue
-                    seen.add(rec["id"])
-                    out.append(rec)
-            except (jsonlines.InvalidLineError, UnicodeDecodeError) as exc:
-                line = getattr(exc, "lineno", "?")
-                raise DataFormatError(f"{self.records_path}:{line}: not a JSON record; delete the run folder to start over") from None
+                rec = json.loads(line.decode("utf-8"))
+            except (ValueError, UnicodeDecodeError):
+                raise DataFormatError(f"{path}:{n}: not a JSON record; delete the run folder to start over") from None
+            if not isinstance(rec, dict) or "id" not in rec:
+                raise DataFormatError(f"{path}:{n}: a record without an id; delete the run folder to start over")
+            if rec["id"] in seen:
+                duplicates += 1
+                continue
+            seen.add(rec["id"])
+            out.append(rec)
         if duplicates:
-            warn(f"{self.records_path}: {duplicates} duplicate record id(s) ignored (the first of each is kept)")
+            warn(f"{path}: {duplicates} duplicate record id(s) ignored (the first of each is kept)")
         return out
 
+    def _repair(self, path: Path) -> None:
+        """Cut a torn last line (a run killed mid-write) so that appending continues cleanly (reads the tail only)."""
+        if not path.exists():
+            return
+        with open(path, "r+b") as f:
+            size = f.seek(0, os.SEEK_END)
+            tail = b""
+            while size > len(tail) and b"\n" not in tail:  # read back from the end to the last newline
+                f.seek(max(0, size - len(tail) - 65536))
+                tail = f.read(size - f.tell())
+            if tail and not tail.endswith(b"\n"):
+                f.truncate(size - len(tail) + tail.rfind(b"\n") + 1)
+
     @contextlib.contextmanager
-    def lock(self):
-        """Hold the run folder for one writer; a second ``score`` of the same run says which PID has it."""
+    def lock(self, rank: int | None = None):
+        """Hold the run folder for one writer (each rank of a data-parallel run holds its own lock); a second
+        ``score`` of the same run says which PID has it."""
         import fcntl
 
-        path = self.path / "run.lock"
+        path = self.path / ("run.lock" if rank is None else f"run.rank{rank}.lock")
         with open(path, "a+") as f:
             try:
                 fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -103,15 +118,44 @@ class RunFolder:
             finally:
                 fcntl.flock(f, fcntl.LOCK_UN)
 
-    def done_ids(self) -> set[str]:
-        return {r["id"] for r in self.records()}
+    def records(self) -> list[dict]:
+        """The merged records (``records.jsonl``)."""
+        return self._read(self.records_path)
 
-    def append(self, records: Iterable[dict]) -> None:
-        with open(self.records_path, "a", encoding="utf-8") as f:
+    def done_ids(self) -> set[str]:
+        """Ids with a record in records.jsonl or in any rank's file: none is scored again."""
+        return {r["id"] for path in [self.records_path, *self.rank_paths()] for r in self._read(path)}
+
+    def append(self, records: Iterable[dict], rank: int | None = None) -> None:
+        path = self.records_path if rank is None else self.rank_path(rank)
+        self._repair(path)
+        with open(path, "a", encoding="utf-8") as f:
             for rec in records:
                 f.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 f.flush()
             os.fsync(f.fileno())
+
+    def merge_ranks(self, order: list[str]) -> int:
+        """Move the rank files' records into records.jsonl in ``order`` of ids (each id once: the records of
+        the first file that holds it, none already merged), then delete the rank files; returns how many."""
+        files = self.rank_paths()
+        if not files:
+            return 0
+        have = {r["id"] for r in self.records()}
+        pending: dict[str, list[dict]] = {}
+        for path in files:
+            seen: dict[str, list[dict]] = {}
+            for rec in self._read(path):
+                seen.setdefault(rec["id"], []).append(rec)
+            for key, recs in seen.items():
+                if key not in have:
+                    pending.setdefault(key, recs)
+        pos = {key: i for i, key in enumerate(order)}
+        merged = [r for key in sorted(pending, key=lambda k: (pos.get(k, len(pos)), k)) for r in pending[key]]
+        self.append(merged)
+        for path in files:
+            path.unlink()
+        return len(merged)
 
     def write_json(self, name: str, obj) -> Path:
         path = self.path / name

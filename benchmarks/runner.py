@@ -8,6 +8,7 @@ from pathlib import Path
 from wordbench.builders.errors import ConfigError, warn
 from wordbench.builders.sources.base import seeded_key
 
+from . import distributed
 from .hub import load_data
 from .registry import get
 from .results import RunFolder
@@ -62,13 +63,20 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     """Score a model on a benchmark; returns the run folder (records, summary, report, plots).
     ``model`` is a loaded model, or a function ``model(scorer)`` that loads it: it is called only after
     the data is resolved and checked and the items selected, so a data error never waits for weights.
-    ``faithful`` selects every behaviour of the paper and the authors' code (the ``--faithful`` switch)."""
+    ``faithful`` selects every behaviour of the paper and the authors' code (the ``--faithful`` switch).
+    Under torchrun / accelerate launch each rank scores its shard; rank 0 merges and writes the summary."""
     from tqdm.auto import tqdm
 
     bench = get(name)
+    w = distributed.world()
+    distributed.init(w)
     scorer = bench.scorer(**{**options, **({"faithful": True} if faithful else {})})
+    if not w.main:
+        distributed.barrier(w)  # rank 0 builds the default data first: one build, no race on the cache
     # ``data``: a folder, a file, HUB_ID@REV, None (the default build), or an already loaded (signature, data).
-    data_sig, dataset = data if isinstance(data, tuple) else load_data(name, data, progress=progress, faithful=scorer.faithful)
+    data_sig, dataset = data if isinstance(data, tuple) else load_data(name, data, progress=progress and w.main, faithful=scorer.faithful)
+    if w.main:
+        distributed.barrier(w)
     scorer.prepare(dataset)
     items = scorer.work_items(select(dataset, config, split, limit, scorer=scorer))
     if callable(model) and not hasattr(model, "family"):
@@ -79,16 +87,25 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     signature = run_signature(data_sig, info.tag, settings)
     run = RunFolder.for_run(out, name, info.name, signature)
 
-    with run.lock():
+    rank = w.rank if w.parallel else None
+    with run.lock(rank):
         done = run.done_ids()
-        todo = [it for it in items if it["id"] not in done]
+        distributed.barrier(w)  # every rank has read what is done before any rank appends
+        mine = distributed.shard(items, w)
+        todo = [it for it in mine if it["id"] not in done]
+        desc = f"{name} {info.name}" + (f" rank {w.rank}/{w.size}" if w.parallel else "")
         start = time.perf_counter()
-        with tqdm(total=len(items), initial=len(items) - len(todo), desc=f"{name} {info.name}", disable=not progress) as bar:
+        with tqdm(total=len(mine), initial=len(mine) - len(todo), desc=desc, disable=not (progress and w.main)) as bar:
             for i in range(0, len(todo), scorer.chunk_size):
                 chunk = todo[i : i + scorer.chunk_size]
-                run.append(scorer.score(model, chunk))
+                run.append(scorer.score(model, chunk), rank=rank)
                 bar.update(len(chunk))
-        elapsed = time.perf_counter() - start
+    scored_now = distributed.total(w, len(todo))  # also the barrier before rank 0 merges
+    elapsed = time.perf_counter() - start
+    if not w.main:
+        return run
+    with run.lock():
+        run.merge_ranks([it["id"] for it in items])  # also what an interrupted data-parallel run left
         wanted = {it["id"] for it in items}
         records = [r for r in run.records() if r["id"] in wanted]
     summary = {
@@ -103,9 +120,10 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
         "versions": library_versions(),
         "device": str(model.device) if model is not None else None,
         "batch_size": model.batch_size if model is not None else None,
+        "ranks": w.size,
         "wall_s": round(elapsed, 2),
-        "items_scored_now": len(todo),
-        "items_per_s": round(len(todo) / elapsed, 2) if todo and elapsed > 0 else None,
+        "items_scored_now": scored_now,
+        "items_per_s": round(scored_now / elapsed, 2) if scored_now and elapsed > 0 else None,
     }
     run.write_json("summary.json", summary)
     plots = scorer.plots(records, summary, run.plots_dir)
@@ -156,3 +174,13 @@ def differing_settings(summaries: list[dict]) -> str:
     for s, p in zip(summaries, parsed):
         lines.append(f"| {s['model']['name']} | " + " | ".join(str(p.get(k, "")) for k in keys) + " |")
     return "\n".join(lines) + "\n"
+
+
+def leaderboard(runs: list[RunFolder]) -> str:
+    """Several models' runs of one call: a table of the runs, then the benchmark's tables side by side."""
+    rows = ["| model | family | dtype | n | items/s | run |", "|---|---|---|---|---|---|"]
+    for run in runs:
+        s = run.summary()
+        m = s["model"]
+        rows.append(f"| {m['name']} | {m['family']} | {m['dtype']} | {s['n']} | {s.get('items_per_s') or '–'} | `{run.path}` |")
+    return f"# Leaderboard: {runs[0].summary()['benchmark']}\n\n" + "\n".join(rows) + "\n\n" + report([r.path for r in runs])

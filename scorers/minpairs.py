@@ -98,7 +98,10 @@ class MinPairsScorer(Scorer):
         for it in items:
             good, bad = scores[(it["source"], it["correct"])], scores[(it["source"], it["incorrect"])]
             rec = {"id": it["id"], "phenomenon": it["phenomenon"], "reference_type": it["reference_type"],
-                   "score_correct": good, "score_incorrect": bad}
+                   "score_correct": good, "score_incorrect": bad, "source": it["source"],
+                   "correct": it["correct"], "incorrect": it["incorrect"]}
+            if model.family != "seq2seq":  # the exact context the causal model was given
+                rec["prompt"] = self.opts.prompt.format(source=it["source"])
             if self.opts.discrepancy:
                 translation = self._translations[it["source"]]
                 best = scores[(it["source"], translation)]

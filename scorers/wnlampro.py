@@ -116,6 +116,8 @@ class WNLaMProScorer(Scorer):
                     "keyword_count": item["keyword_count"],
                     **result,
                     "top10": per_item[n][best][:10],
+                    "query": "___".join(fill(PATTERNS[item["relation"]][best], item["key"])),  # the best pattern's input
+                    "targets": list(item["targets"]),
                 }
             )
         return records

@@ -23,14 +23,19 @@ def iter_corpus_lines(spec: str, text_column: str = "text") -> Iterator[str]:
     if spec.startswith("hf:"):
         yield from _hf_lines(spec[3:], text_column)
         return
+    for file in corpus_files(spec):
+        yield from _file_lines(file, text_column)
+
+
+def corpus_files(spec: str) -> list[Path]:
+    """The files of a local corpus spec (a file, or a folder's ``*.txt``/``*.jsonl``, sorted)."""
     path = Path(spec).expanduser()
     if not path.exists():
         raise SourceError(f"corpus {spec} does not exist: give a text file, a folder of .txt/.jsonl files, hf:DATASET_ID or gensim-wiki")
     files = [p for p in tree_files(path) if p.suffix in (".txt", ".jsonl")] if path.is_dir() else [path]
     if not files:
         raise SourceError(f"corpus folder {spec} holds no .txt or .jsonl files")
-    for file in files:
-        yield from _file_lines(file, text_column)
+    return files
 
 
 def numbered_lines(file: Path) -> Iterator[tuple[int, str]]:
@@ -71,8 +76,9 @@ def _hf_lines(spec: str, text_column: str) -> Iterator[str]:
     dataset_id, ds = load_hf_dataset(spec)
     if text_column not in ds.column_names:
         raise SourceError(f"dataset {dataset_id} has no column '{text_column}' (columns: {', '.join(ds.column_names)})")
-    for text in ds[text_column]:
-        yield from text.splitlines() or [""]
+    for batch in ds.iter(batch_size=1024):  # not ds[column]: that would hold the whole column in memory
+        for text in batch[text_column]:
+            yield from text.splitlines() or [""]
 
 
 # --- the offline default: gensim's shortened English Wikipedia dump ---------------------------------

@@ -18,7 +18,7 @@ from typing import Iterable
 
 from ..errors import SourceError
 from .base import SourceInfo, sha8
-from .corpora import iter_corpus_lines
+from .corpora import GENSIM_WIKI, corpus_files, iter_corpus_lines
 
 PER_BILLION = 1e9
 WIKITEXT103_TRAIN_TOKENS = 103_227_021  # Dudy & Bedrick's counts are in WikiText-103's train split
@@ -72,13 +72,26 @@ def wordfreq_frequencies(lang: str = "en", wordlist: str = "large") -> Frequenci
     return Frequencies(rates, info, None, missing_is_rare=True)
 
 
-def corpus_frequencies(lines: Iterable[str], name: str, lowercase: bool = True, whitespace: bool = False) -> Frequencies:
-    """Count words of ``lines`` (regex words, or whitespace tokens with ``whitespace=True``)."""
+def count_words(lines: Iterable[str], lowercase: bool = True, whitespace: bool = False) -> Counter:
+    """Word counts of ``lines`` (regex words, or whitespace tokens with ``whitespace=True``), streamed."""
+    from itertools import islice
+
     counts: Counter[str] = Counter()
-    for line in lines:
+    lines = iter(lines)
+    # No word spans a newline, so a block of lines joined is counted at once (the per-line overhead is most of the time).
+    while block := list(islice(lines, 4096)):
+        text = "\n".join(block)
         if lowercase:
-            line = line.lower()
-        counts.update(line.split() if whitespace else WORD_TOKEN.findall(line))
+            text = text.lower()
+        counts.update(text.split() if whitespace else WORD_TOKEN.findall(text))
+    return counts
+
+
+def corpus_frequencies(lines: Iterable[str], name: str, lowercase: bool = True, whitespace: bool = False,
+                       counts: Counter | None = None) -> Frequencies:
+    """Frequencies from the words of ``lines`` (or from ready ``counts``)."""
+    if counts is None:
+        counts = count_words(lines, lowercase, whitespace)
     total = sum(counts.values())
     if total == 0:
         raise SourceError(f"corpus {name} has no words: check the path, the split and the text column")
@@ -88,10 +101,24 @@ def corpus_frequencies(lines: Iterable[str], name: str, lowercase: bool = True, 
     return Frequencies(rates, info, total, missing_is_rare=False, counts=dict(counts))
 
 
+def num_proc() -> int:
+    """Processes for counting local corpus files (``WORDBENCH_NUM_PROC``, default 1); counts do not depend on it."""
+    import os
+
+    return max(1, int(os.environ.get("WORDBENCH_NUM_PROC", "1")))
+
+
 @functools.lru_cache(maxsize=4)
 def load_frequencies(spec: str = "wordfreq") -> Frequencies:
-    """Resolve a frequency spec: ``wordfreq[:lang[:list]]``, a text file or folder, or ``hf:ID[:CONFIG[:SPLIT]]``."""
+    """Resolve a frequency spec: ``wordfreq[:lang[:list]]``, a text file or folder, or ``hf:ID[:CONFIG[:SPLIT]]``.
+    Corpora are streamed (memory grows with the vocabulary, not the corpus); local files are counted in
+    ``WORDBENCH_NUM_PROC`` processes over byte ranges."""
     if spec == "wordfreq" or spec.startswith("wordfreq:"):
         parts = spec.split(":")[1:]
         return wordfreq_frequencies(*parts)
+    procs = num_proc()
+    if procs > 1 and spec != GENSIM_WIKI and not spec.startswith("hf:"):
+        from .parallel_count import count_files
+
+        return corpus_frequencies((), spec, counts=count_files(corpus_files(spec), procs))
     return corpus_frequencies(iter_corpus_lines(spec), spec)

@@ -1,0 +1,179 @@
+"""Publishing to the HuggingFace Hub: a dataset version (``publish``) and run summaries (``publish_results``).
+
+Safe by construction: an existing folder is replaced only when it holds a previous wordbench publish of the
+same benchmark (or with ``force``); a published tag is never moved; the token is never printed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+from wordbench.builders.errors import ConfigError, WordbenchError
+
+from .hub import SIGNATURE_FILE, _load_folder, build, card_text
+from .registry import get
+
+LOGIN_HINT = "log in with 'hf auth login', set HF_TOKEN, or pass --token"
+_ENTRY = re.compile(r"^- v(\d+\.\d+\.\d+)\b")
+
+
+class PublishError(WordbenchError):
+    """The Hub refused or could not be reached."""
+
+
+def _scrub(text: str, token: str | None) -> str:
+    """``text`` with any token (given or from HF_TOKEN) replaced by ``***``."""
+    for secret in (token, os.environ.get("HF_TOKEN")):
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+def _hub_error(what: str, exc: Exception, token: str | None) -> PublishError:
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return PublishError(_scrub(f"{what} failed: {first} ({LOGIN_HINT})", token))
+
+
+def changelog_entries(card: str) -> list[str]:
+    """The ``- vX.Y.Z ...`` lines of a card's ``## Changelog`` section, newest first as written."""
+    section = card.partition("\n## Changelog\n")[2].split("\n## ", 1)[0]
+    return [line for line in section.splitlines() if _ENTRY.match(line)]
+
+
+def _merge_history(new_version: str, previous: list[str]) -> list[str]:
+    """Previous entries without the one for ``new_version`` (a local dry run may rewrite its own entry)."""
+    return [line for line in previous if _ENTRY.match(line).group(1) != new_version]
+
+
+def check_target(folder: Path, name: str, force: bool = False) -> list[str]:
+    """Refuse to replace a folder wordbench did not write; return the changelog of a previous publish there."""
+    if not folder.exists():
+        return []
+    if not folder.is_dir():
+        raise ConfigError(f"{folder} is a file: give --local a folder")
+    if not any(folder.iterdir()):
+        return []
+    try:
+        meta = json.loads((folder / SIGNATURE_FILE).read_text())
+    except (OSError, ValueError):
+        meta = {}
+    ours = meta.get("benchmark") == name and (folder / "README.md").is_file()
+    if ours:
+        known = {"data", "jsonl", "README.md", SIGNATURE_FILE, *meta.get("extra_files", [])}
+        stray = sorted(p.name for p in folder.iterdir() if p.name not in known)
+        if stray and not force:
+            raise ConfigError(f"{folder} holds files wordbench did not write ({', '.join(stray[:3])}); move them or pass --force to replace the folder")
+        return changelog_entries((folder / "README.md").read_text())
+    if not force:
+        raise ConfigError(f"{folder} exists and is not a wordbench {name} publish: choose another --local or pass --force to replace it")
+    return []
+
+
+def _api(token: str | None):
+    from huggingface_hub import HfApi
+
+    return HfApi(token=token)  # token None: HfApi reads HF_TOKEN or the login cache itself
+
+
+def hub_state(api, repo_id: str, token: str | None) -> tuple[set[str], list[str] | None]:
+    """(tags of the dataset repo, changelog of its card on main); an absent repo has neither."""
+    from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError, RevisionNotFoundError
+
+    try:
+        refs = api.list_repo_refs(repo_id, repo_type="dataset")
+    except RepositoryNotFoundError:
+        return set(), None
+    except Exception as exc:  # noqa: BLE001 - network / auth: one line, token scrubbed
+        raise _hub_error(f"reading datasets/{repo_id}", exc, token) from None
+    tags = {t.name for t in refs.tags}
+    try:
+        card = Path(api.hf_hub_download(repo_id, "README.md", repo_type="dataset")).read_text()
+    except (EntryNotFoundError, RevisionNotFoundError):
+        return tags, None
+    except Exception as exc:  # noqa: BLE001
+        raise _hub_error(f"reading the card of datasets/{repo_id}", exc, token) from None
+    return tags, changelog_entries(card)
+
+
+def check_repo_id(repo_id: str) -> None:
+    """ORG/NAME as the Hub accepts it (huggingface_hub's own rule), or a one-line error."""
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    try:
+        if repo_id.count("/") != 1:
+            raise HFValidationError("expected ORG/NAME")
+        validate_repo_id(repo_id)
+    except HFValidationError as exc:
+        raise ConfigError(f"repo id must be ORG/NAME as the Hub accepts it, got '{repo_id}': {str(exc).splitlines()[0]}") from None
+
+
+def publish(name: str, repo_id: str, version: str, local: Path | None = None, dry_run: bool = False, overrides=(),
+            changelog: str | None = None, private: bool = False, progress: bool = True, faithful: bool = False,
+            force: bool = False, token: str | None = None) -> Path:
+    """Write the Hub layout for ``version`` into ``local`` and (unless ``dry_run``) push it and tag ``vX.Y.Z``.
+    The card's changelog continues the previous card's (the Hub's when online, else the local folder's)."""
+    parts = version.split(".")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise ConfigError(f"version must be X.Y.Z, got '{version}'")
+    check_repo_id(repo_id)
+    bench = get(name)
+    tag = f"v{version}"
+    folder = Path(local) if local else Path("publish") / f"{name}-{version}"
+    history = check_target(folder, name, force)
+    api = None
+    if not dry_run:
+        api = _api(token)
+        tags, hub_history = hub_state(api, repo_id, token)
+        if tag in tags:
+            raise ConfigError(f"datasets/{repo_id} already has tag {tag}: a published version never changes; publish a new version")
+        if hub_history is not None:
+            history = hub_history
+    built, meta = build(name, overrides, progress=progress, faithful=faithful)
+    if folder.exists():
+        shutil.rmtree(folder)
+    shutil.copytree(built, folder)
+    data = _load_folder(folder)
+    card = card_text(bench, data, meta, bench.builder().summary(data), version, changelog, repo_id=repo_id,
+                     history=_merge_history(version, history))
+    (folder / "README.md").write_text(card)
+    if dry_run:
+        return folder
+    try:
+        api.create_repo(repo_id, repo_type="dataset", exist_ok=True, private=private)
+        api.upload_folder(folder_path=str(folder), repo_id=repo_id, repo_type="dataset", commit_message=f"wordbench {name} {tag}")
+        api.create_tag(repo_id, tag=tag, repo_type="dataset", tag_message=f"wordbench {name} {tag}: {meta['signature']}")
+    except Exception as exc:  # noqa: BLE001 - auth / network: one line, token never printed
+        raise _hub_error(f"publishing to datasets/{repo_id}", exc, token) from None
+    return folder
+
+
+def publish_results(runs: list[Path], repo_id: str, records: bool = False, dry_run: bool = False,
+                    token: str | None = None) -> list[str]:
+    """Upload each run's summary.json and report.md (and records.jsonl with ``records``) to
+    ``results/<benchmark>/<model>/<signature-hash8>/`` of the dataset repo, in one commit; return the paths."""
+    from .results import RunFolder
+
+    files: list[tuple[str, Path]] = []
+    for path in runs:
+        run = RunFolder(path)
+        summary = run.summary()  # one-line error when the folder is not a finished run
+        if run.path.parent.parent.name != summary["benchmark"]:
+            raise ConfigError(f"{run.path} is not in the runs/<benchmark>/<model>/<hash> layout")
+        prefix = "results/" + "/".join(run.path.parts[-3:])
+        names = ["summary.json", "report.md", "signature.txt"] + (["records.jsonl"] if records else [])
+        files += [(f"{prefix}/{n}", run.path / n) for n in names if (run.path / n).is_file()]
+    if dry_run:
+        return [p for p, _ in files]
+    from huggingface_hub import CommitOperationAdd
+
+    api = _api(token)
+    try:
+        api.create_commit(repo_id, repo_type="dataset", commit_message=f"wordbench results: {len(runs)} run(s)",
+                          operations=[CommitOperationAdd(path_in_repo=p, path_or_fileobj=str(f)) for p, f in files])
+    except Exception as exc:  # noqa: BLE001
+        raise _hub_error(f"uploading results to datasets/{repo_id}", exc, token) from None
+    return [p for p, _ in files]

@@ -1,0 +1,151 @@
+"""Publishing a maintainer trusts: no foreign folder deleted, real usage block, accumulated changelog,
+immutable tags, token never printed; run summaries uploaded next to the dataset. The Hub is a mock."""
+
+import json
+from types import SimpleNamespace
+
+import huggingface_hub
+import pytest
+from click.testing import CliRunner
+
+from wordbench.benchmarks.cli import cli
+
+TOKEN = "hf_secretTOKEN123"
+
+
+@pytest.fixture()
+def runner():
+    return CliRunner()
+
+
+class FakeApi:
+    """HfApi stand-in: a dataset repo with some tags and a card; records every call."""
+
+    instances: list["FakeApi"] = []
+    tags: tuple[str, ...] = ()
+    card: str | None = None
+    fail_with: str | None = None
+
+    def __init__(self, token=None):
+        self.token, self.calls = token, []
+        FakeApi.instances.append(self)
+
+    def list_repo_refs(self, repo_id, repo_type):
+        if not self.tags and self.card is None:
+            from huggingface_hub.errors import RepositoryNotFoundError
+
+            raise RepositoryNotFoundError("404 repository not found", response=SimpleNamespace(headers={}, status_code=404, request=None))
+        return SimpleNamespace(tags=[SimpleNamespace(name=t) for t in self.tags])
+
+    def hf_hub_download(self, repo_id, filename, repo_type):
+        path = self.card_path
+        path.write_text(self.card)
+        return str(path)
+
+    def _record(name):
+        def method(self, *args, **kwargs):
+            if self.fail_with:
+                raise RuntimeError(self.fail_with)
+            self.calls.append((name, args, kwargs))
+        return method
+
+    create_repo = _record("create_repo")
+    upload_folder = _record("upload_folder")
+    create_tag = _record("create_tag")
+    create_commit = _record("create_commit")
+
+
+@pytest.fixture()
+def hub(monkeypatch, tmp_path):
+    FakeApi.instances, FakeApi.tags, FakeApi.card, FakeApi.fail_with = [], (), None, None
+    FakeApi.card_path = tmp_path / "hub-card.md"
+    monkeypatch.setattr(huggingface_hub, "HfApi", FakeApi)
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    return FakeApi
+
+
+def _publish(runner, out, version, *extra):
+    return runner.invoke(cli, ["publish", "wnlampro", "--repo-id", "acme/wnlampro", "--version", version, "--local", str(out), *extra])
+
+
+def test_foreign_folder_is_never_deleted(runner, wnlampro_build, tmp_path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "keep.txt").write_text("precious")
+    result = _publish(runner, out, "1.0.0", "--dry-run")
+    assert result.exit_code != 0 and "not a wordbench wnlampro publish" in result.output and "--force" in result.output
+    assert (out / "keep.txt").read_text() == "precious"
+    # A previous publish with a stray file added is refused as well; --force replaces it.
+    pub = tmp_path / "pub"
+    assert _publish(runner, pub, "1.0.0", "--dry-run").exit_code == 0
+    (pub / "notes.txt").write_text("mine")
+    result = _publish(runner, pub, "1.0.1", "--dry-run")
+    assert result.exit_code != 0 and "notes.txt" in result.output and (pub / "notes.txt").exists()
+    assert _publish(runner, out, "1.0.0", "--dry-run", "--force").exit_code == 0
+    assert not (out / "keep.txt").exists() and (out / "signature.json").exists()
+
+
+def test_card_usage_and_local_changelog_accumulate(runner, wnlampro_build, tmp_path):
+    out = tmp_path / "pub"
+    assert _publish(runner, out, "1.0.0", "--dry-run", "--changelog", "first release").exit_code == 0
+    card = (out / "README.md").read_text()
+    assert 'load_dataset("acme/wnlampro", revision="v1.0.0")' in card and "--data acme/wnlampro@v1.0.0" in card
+    assert "REPO_OR_FOLDER" not in card
+    assert _publish(runner, out, "1.1.0", "--dry-run", "--changelog", "more hypernyms").exit_code == 0
+    assert _publish(runner, out, "1.1.0", "--dry-run", "--changelog", "more hypernyms, again").exit_code == 0  # rewrites its own line
+    from wordbench.benchmarks.publish import changelog_entries
+
+    entries = changelog_entries((out / "README.md").read_text())
+    assert len(entries) == 2 and entries[0].startswith("- v1.1.0") and entries[0].endswith("more hypernyms, again")
+    assert entries[1].startswith("- v1.0.0") and entries[1].endswith("first release")
+
+
+def test_hub_publish_refuses_existing_tag_and_continues_hub_changelog(runner, wnlampro_build, tmp_path, hub):
+    hub.tags = ("v1.0.0",)
+    hub.card = "# card\n\n## Changelog\n\n- v1.0.0 (2026-01-01): on the hub\n\n## Citation\n"
+    result = _publish(runner, tmp_path / "a", "1.0.0", "--token", TOKEN)
+    assert result.exit_code != 0 and "already has tag v1.0.0" in result.output
+    assert not (tmp_path / "a").exists()  # refused before anything was written
+    result = _publish(runner, tmp_path / "b", "1.1.0", "--token", TOKEN, "--changelog", "new")
+    assert result.exit_code == 0, result.output
+    api = hub.instances[-1]
+    assert api.token == TOKEN and [c[0] for c in api.calls] == ["create_repo", "upload_folder", "create_tag"]
+    assert api.calls[2][2]["tag"] == "v1.1.0"
+    entries = [line.split(" (")[0] for line in (tmp_path / "b" / "README.md").read_text().split("## Changelog")[1].splitlines() if line.startswith("- v")]
+    assert entries == ["- v1.1.0", "- v1.0.0"]
+    assert TOKEN not in result.output
+
+
+def test_hub_errors_hide_the_token_and_name_hf_auth_login(runner, wnlampro_build, tmp_path, hub, monkeypatch):
+    monkeypatch.setenv("HF_TOKEN", TOKEN)
+    hub.fail_with = f"401 Unauthorized: invalid token {TOKEN}"
+    result = _publish(runner, tmp_path / "c", "2.0.0")
+    assert result.exit_code != 0 and TOKEN not in result.output and "***" in result.output
+    assert "hf auth login" in result.output and "huggingface-cli" not in result.output
+    assert hub.instances[-1].token is None  # HfApi reads HF_TOKEN itself
+
+
+def _run_folder(root, model, hash8, acc):
+    run = root / "wnlampro" / model / hash8
+    (run / "plots").mkdir(parents=True)
+    (run / "summary.json").write_text(json.dumps({"benchmark": "wnlampro", "model": {"name": model}, "metrics": {"acc": acc}}))
+    (run / "report.md").write_text("report\n")
+    (run / "records.jsonl").write_text('{"id": "1"}\n')
+    return run
+
+
+def test_publish_results_uploads_summaries_in_one_commit(runner, tmp_path, hub):
+    runs = [_run_folder(tmp_path / "runs", "gpt2", "aaaa1111", 0.5), _run_folder(tmp_path / "runs", "llama", "bbbb2222", 0.6)]
+    result = runner.invoke(cli, ["publish-results", *map(str, runs), "--repo-id", "acme/wnlampro", "--token", TOKEN])
+    assert result.exit_code == 0, result.output
+    (name, _, kwargs), = hub.instances[-1].calls
+    assert name == "create_commit" and kwargs["repo_type"] == "dataset"
+    paths = sorted(op.path_in_repo for op in kwargs["operations"])
+    assert paths == ["results/wnlampro/gpt2/aaaa1111/report.md", "results/wnlampro/gpt2/aaaa1111/summary.json",
+                     "results/wnlampro/llama/bbbb2222/report.md", "results/wnlampro/llama/bbbb2222/summary.json"]
+    result = runner.invoke(cli, ["publish-results", str(runs[0]), "--repo-id", "acme/wnlampro", "--records", "--dry-run"])
+    assert result.exit_code == 0 and "results/wnlampro/gpt2/aaaa1111/records.jsonl" in result.output
+    not_a_run = tmp_path / "empty"
+    not_a_run.mkdir()
+    result = runner.invoke(cli, ["publish-results", str(not_a_run), "--repo-id", "acme/wnlampro"])
+    assert result.exit_code != 0 and "no summary.json" in result.output
