@@ -109,17 +109,19 @@ def model_options(fn):
             click.option("--revision", help="Hub revision (branch, tag or commit) of the model."),
             click.option("--trust-remote-code", is_flag=True, help="Run the model repository's own code (off: submitted models are untrusted)."),
             click.option("--allow-pickle", is_flag=True, help="Allow pickle checkpoints, which can run code when loaded."),
+            click.option("--model-option", "model_opts", multiple=True, metavar="KEY=VALUE",
+                         help="A model setting (repeatable; part of the signature): seq2seq infill=auto|sentinel|mask, states=encoder|decoder."),
         ]
     ):
         fn = option(fn)
     return fn
 
 
-def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle):
+def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts=()):
     from wordbench.scorers.models import load_model
 
     bs = batch_size if batch_size == "auto" else int(batch_size)
-    model = load_model(model_name, family, device, dtype, bs, revision, trust_remote_code, allow_pickle)
+    model = load_model(model_name, family, device, dtype, bs, revision, trust_remote_code, allow_pickle, _options(model_opts, "--model-option"))
     model.progress = True
     return model
 
@@ -137,7 +139,7 @@ def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_
 @click.option("--dudy2020", is_flag=True, hidden=True, help="Former name of --faithful for wordpred.")
 @click.option("--samples", type=click.Path(exists=True, dir_okay=False), help="tendencies: score generated text you bring (one sample per line, or jsonl with text[/strategy]) instead of a model.")
 @user_errors
-def score(name, model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, data, split, limit, data_config, out, options, faithful, dudy2020, samples):
+def score(name, model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts, data, split, limit, data_config, out, options, faithful, dudy2020, samples):
     """Score a model on benchmark NAME; a rerun resumes an interrupted run.
 
     \b
@@ -160,19 +162,19 @@ def score(name, model_name, family, device, dtype, batch_size, revision, trust_r
     get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
     if (model_name is None) == (not samples):
         raise click.UsageError("give --model, or (tendencies) --samples FILE, not both")
-    model = None if model_name is None else _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
+    model = None if model_name is None else _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts)
     run = do_score(name, model, data, split, limit, out, data_config, **opts)
     click.echo((run.path / "report.md").read_text())
     click.echo(f"run folder: {run.path}")
 
 
-def _options(pairs) -> dict:
+def _options(pairs, hint: str = "--option") -> dict:
     """``KEY=VALUE`` strings to a dict; true/false and numbers are converted."""
     out = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep:
-            raise click.BadParameter(f"'{pair}' is not KEY=VALUE", param_hint="--option")
+            raise click.BadParameter(f"'{pair}' is not KEY=VALUE", param_hint=hint)
         low = value.strip().lower()
         if low in ("true", "false", "yes", "no"):
             out[key.strip()] = low in ("true", "yes")

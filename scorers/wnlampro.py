@@ -76,7 +76,7 @@ def rank_and_precision(predictions: list[list[str]], targets: list[str]) -> dict
 
 class WNLaMProScorer(Scorer):
     name = "wnlampro"
-    families = ("causal", "masked")
+    families = ("causal", "masked", "seq2seq")
     chunk_size = 128
 
     @property

@@ -25,7 +25,7 @@ MISS_PENALTY = 100.0  # the seed's -ln p for a missed word (--faithful perplexit
 
 class WordPredScorer(Scorer):
     name = "wordpred"
-    families = ("causal", "masked")
+    families = ("causal", "masked", "seq2seq")
     chunk_size = 32  # lines between two appends to records.jsonl
 
     def __init__(self, dudy2020: bool | str | None = None, **options):

@@ -1,18 +1,43 @@
-"""Encoder-decoder (seq2seq) models: conditional target scores and beam translation."""
+"""Encoder-decoder (seq2seq) models: conditional target scores, beam translation, and the causal vocabulary
+(cloze top-k, whole words, word log-probs, generation) through the decoder by infilling.
+
+Two infilling styles, detected from the tokenizer (``infill="auto"``) or chosen with ``infill=``:
+- ``sentinel`` (T5, mT5, FLAN-T5): the source holds ``<extra_id_0>`` at the gap; the decoder starts
+  ``[start, <extra_id_0>]`` and its next distribution is the gap's first token; the next sentinel or EOS ends the span.
+- ``mask`` (BART, mBART): the source holds ``<mask>`` at the gap; the decoder is teacher-forced on the
+  target's special prefix (BART's ``<s>``) and the left context, and its next distribution is the gap's.
+A model with neither (Marian) scores and translates but makes no word predictions.
+Hidden states come from the encoder (``states="encoder"``) or, teacher-forced on the same text, the decoder.
+"""
 
 from __future__ import annotations
 
+import functools
+import re
 from typing import Sequence
 
 import torch
 
-from .base import Encoded, ScoringModel
+from .base import Encoded, LineSteps, ModelError, ScoringModel
+from .causal import SEARCHES, STRATEGIES, finish_generation, generation_config
 
 REDUCTIONS = ("mean", "sum")
+INFILL = ("auto", "sentinel", "mask")
+STATES = ("encoder", "decoder")
+SENTINEL = "<extra_id_0>"
+SENTINELS = re.compile(r"^<extra_id_\d+>$")
 
 
 class Seq2SeqLM(ScoringModel):
     family = "seq2seq"
+
+    def __init__(self, model, tokenizer, info, device, batch_size="auto", infill: str = "auto", states: str = "encoder"):
+        super().__init__(model, tokenizer, info, device, batch_size)
+        if infill not in INFILL:
+            raise ModelError(f"infill must be one of {', '.join(INFILL)}, not {infill!r}")
+        if states not in STATES:
+            raise ModelError(f"states must be one of {', '.join(STATES)}, not {states!r}")
+        self.infill_option, self.states = infill, states
 
     def encode(self, text: str) -> Encoded:
         """Source tokens with the tokenizer's special tokens, ending in EOS."""
@@ -39,9 +64,102 @@ class Seq2SeqLM(ScoringModel):
             start = getattr(self.model.generation_config, "decoder_start_token_id", None)
         return start if start is not None else self.pad_id
 
-    def _all_hidden_states(self, ids, mask):
-        return self.model.get_encoder()(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states
+    # --- infilling ------------------------------------------------------------------------------
+    @functools.cached_property
+    def sentinel_ids(self) -> set[int]:
+        """T5's sentinels ``<extra_id_N>`` present in the vocabulary."""
+        return {i for t, i in self.tokenizer.get_vocab().items() if SENTINELS.match(t)}
 
+    @functools.cached_property
+    def infill(self) -> str | None:
+        """``sentinel`` or ``mask`` (the option, else detected: a ``<extra_id_0>`` token, else a mask token); None: neither."""
+        if self.infill_option != "auto":
+            return self.infill_option
+        if self.tokenizer.convert_tokens_to_ids(SENTINEL) in self.sentinel_ids:
+            return "sentinel"
+        return "mask" if self.tokenizer.mask_token_id is not None else None
+
+    @functools.cached_property
+    def gap_id(self) -> int:
+        """The source token at the gap; a ``ModelError`` for a model that cannot infill."""
+        style = self.infill
+        gap = self.tokenizer.convert_tokens_to_ids(SENTINEL) if style == "sentinel" else self.tokenizer.mask_token_id
+        if style is None or gap is None or gap == self.tokenizer.unk_token_id:
+            raise ModelError(f"{self.info.name} has no {SENTINEL} sentinel or mask token to infill, so it makes no word predictions "
+                             "(score it on minpairs, paraphrase or vast; give prompts to generate)")
+        return gap
+
+    def _frame(self, target: bool = False) -> tuple[list[int], list[int]]:
+        """The special tokens the tokenizer puts before and after a source (or target) text."""
+        key = "text_target" if target else "text"
+        bare = list(self.tokenizer(**{key: "a"}, add_special_tokens=False)["input_ids"])
+        full = list(self.tokenizer(**{key: "a"}, add_special_tokens=True)["input_ids"])
+        at = next((i for i in range(len(full) - len(bare) + 1) if full[i : i + len(bare)] == bare), None)
+        eos = self.tokenizer.eos_token_id
+        if at is None:
+            return [], [eos] if eos is not None else []
+        after = full[at + len(bare) :]
+        return full[:at], after if after or eos is None else [eos]
+
+    @functools.cached_property
+    def _frames(self) -> tuple[list[int], list[int], list[int]]:
+        (pre, post), (target_pre, _) = self._frame(), self._frame(target=True)
+        return pre, post, target_pre
+
+    def infill_ids(self, left: Sequence[int], right: Sequence[int] = ()) -> tuple[list[int], list[int]]:
+        """(source ids, decoder prefix) for a gap between token ids ``left`` and ``right``."""
+        gap = self.gap_id
+        pre, post, target_pre = self._frames
+        source = pre + list(left) + [gap] + list(right) + post
+        decoder = [self.decoder_start_id, gap] if self.infill == "sentinel" else [self.decoder_start_id] + target_pre + list(left)
+        return source, decoder
+
+    def _tokens(self, text: str) -> list[int]:
+        return ScoringModel.encode(self, text).ids if text else []
+
+    @functools.cached_property
+    def words(self):
+        """The word tables, with T5's sentinels ending a word (the next sentinel closes a span)."""
+        import dataclasses
+
+        vocab = ScoringModel.words.fget(self)
+        ends = vocab.ends.copy()
+        ends[[i for i in self.sentinel_ids if i < len(ends)]] = True
+        return dataclasses.replace(vocab, ends=ends)
+
+    def _queries(self, contexts, right_contexts=None):
+        rights = right_contexts or [""] * len(contexts)
+        return [self.infill_ids(self._tokens(c.rstrip()), self._tokens(r or "")) for c, r in zip(contexts, rights)]
+
+    def _position_logprobs(self, batch) -> torch.Tensor:
+        """Log-softmax of the decoder's last position for each ``(source, decoder prefix)``: [batch, vocab]."""
+        src, src_mask = self.pad([b[0] for b in batch])
+        dec, dec_mask = self.pad([b[1] for b in batch])
+        logits = self.model(input_ids=src, attention_mask=src_mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask).logits
+        last = torch.tensor([len(b[1]) - 1 for b in batch], device=logits.device)
+        return torch.log_softmax(logits[torch.arange(len(batch), device=logits.device), last].float(), -1)
+
+    def _word_steps(self, lines):
+        return _Seq2SeqLineSteps(self, lines)
+
+    # --- hidden states --------------------------------------------------------------------------
+    @property
+    def num_layers(self) -> int:
+        """Layers of the encoder (or of the decoder with ``states="decoder"``)."""
+        config = self.model.config
+        names = ("decoder_layers", "num_decoder_layers") if self.states == "decoder" else ("encoder_layers", "num_layers", "num_hidden_layers")
+        return int(next(getattr(config, n) for n in names if getattr(config, n, None)))
+
+    def _all_hidden_states(self, ids, mask):
+        """Encoder states; or decoder states teacher-forced on the source itself (``[start] + ids``), aligned with ``ids``."""
+        if self.states == "encoder":
+            return self.model.get_encoder()(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states
+        start = torch.full((ids.shape[0], 1), self.decoder_start_id, dtype=ids.dtype, device=ids.device)
+        out = self.model(input_ids=ids, attention_mask=mask, decoder_input_ids=torch.cat([start, ids], 1),
+                         decoder_attention_mask=torch.cat([torch.ones_like(start), mask], 1), output_hidden_states=True)
+        return tuple(h[:, 1:] for h in out.decoder_hidden_states)
+
+    # --- conditional scores and translation -----------------------------------------------------
     def conditional_logprobs(self, sources: Sequence[str], targets: Sequence[str], reduce: str = "mean") -> list[float]:
         """log p(target | source) per pair: the sum over target tokens including EOS, or (``mean``) that sum
         divided by the number of target tokens, as fairseq's length-normalized score. Each distinct source
@@ -96,3 +214,119 @@ class Seq2SeqLM(ScoringModel):
             return [self.tokenizer.decode(row, skip_special_tokens=True, clean_up_tokenization_spaces=True).strip() for row in out.tolist()]
 
         return self.batched(encoded, [len(e) for e in encoded], run, f"translate (beam {beam})")
+
+    # --- generation -----------------------------------------------------------------------------
+    def generate(self, prompts: Sequence[str], strategy: str = "ancestral", max_new_tokens: int = 256,
+                 top_p: float = 0.95, beams: int = 5, seed: int = 0):
+        """Decoder samples, as ``CausalLM.generate`` (same strategies and seeding); each prompt is a source.
+
+        An empty prompt generates unconditionally: the source is the gap alone (``<extra_id_0>`` or ``<mask>``),
+        the decoder starts as in infilling, and a sentinel or EOS ends the text.
+        """
+        if strategy not in STRATEGIES + SEARCHES:
+            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES + SEARCHES[1:])}, not {strategy!r}")
+        if any(not p for p in prompts) and self.infill is None:
+            raise ModelError(f"{self.info.name} has no {SENTINEL} sentinel or mask token, so it cannot generate without a source: "
+                             "give prompts as sources (tendencies: --option prompts=FILE)")
+        eos = self.tokenizer.eos_token_id
+        stops = ({eos} if eos is not None else set()) | (self.sentinel_ids if self.infill == "sentinel" else set())
+        config = generation_config(strategy, max_new_tokens, top_p, beams, stops, pad_token_id=self.pad_id,
+                                   decoder_start_token_id=self.decoder_start_id, forced_bos_token_id=None, forced_eos_token_id=None)
+        target_pre = self._frames[2]
+        items = [self.infill_ids([]) if not p else (self.encode(p).ids, [self.decoder_start_id] + target_pre) for p in prompts]
+
+        def run(batch):
+            ids, mask = self.pad([b[0] for b in batch])
+            dec = torch.tensor([b[1] for b in batch], device=self.device)
+            out = self.model.generate(input_ids=ids, attention_mask=mask, decoder_input_ids=dec, generation_config=config)
+            return [finish_generation(self.tokenizer, row, stops) for row in out[:, dec.shape[1] :].tolist()]
+
+        out: list = [None] * len(items)
+        devices = [self.device.index or 0] if self.device.type == "cuda" else []
+        with torch.random.fork_rng(devices=devices):
+            torch.manual_seed(seed)
+            for prefix in dict.fromkeys(tuple(d) for _, d in items):  # one decoder prefix per batch
+                idx = [n for n, (_, d) in enumerate(items) if tuple(d) == prefix]
+                for n, g in zip(idx, self.batched([items[n] for n in idx], [len(items[n][0]) for n in idx], run, f"generate ({strategy})")):
+                    out[n] = g
+        return out
+
+
+class _Seq2SeqLineSteps(LineSteps):
+    """Whole-word steps for a seq2seq model: the source is each word's left context with the gap after it.
+
+    Each (line, word) context is encoded once and its decoder teacher-forced on the prefix and the
+    word's own tokens in one batched pass, with the keys/values kept; a path off the word's tokens
+    continues from the cached decoder prefix (and the cached cross-attention), so only the path's own
+    tokens go through the decoder again.
+    """
+
+    CONTINUE_BATCH = 64
+
+    def __init__(self, model: Seq2SeqLM, lines):
+        super().__init__(model, lines)
+        model.gap_id  # noqa: B018 - fails early for a model that cannot infill
+        self.table: dict = {}  # (line, word) -> steps after each prefix of the word's own tokens
+        self.where: dict = {}  # (line, word) -> (chunk, row, decoder prefix length)
+        self.chunks: list = []  # per chunk: encoder states, source mask, self- and cross-attention keys/values
+
+    def _teacher_force(self, contexts):
+        from ..wholeword import summarize_steps
+
+        m = self.model
+        prepared = [(*m.infill_ids(self.ids[line][: self.starts[line][word]]), self.actual(line, word)) for line, word in contexts]
+        size = m.sizer.size
+        for i in range(0, len(prepared), size):
+            part, keys = prepared[i : i + size], contexts[i : i + size]
+            src, src_mask = m.pad([p[0] for p in part])
+            enc = m.model.get_encoder()(input_ids=src, attention_mask=src_mask).last_hidden_state
+            dec, dec_mask = m.pad([p[1] + p[2] for p in part])
+            out = m.model(encoder_outputs=(enc,), attention_mask=src_mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask, use_cache=True)
+            cache = out.past_key_values
+            self.chunks.append((enc, src_mask, [(l.keys, l.values) for l in cache.self_attention_cache.layers],
+                                [(l.keys, l.values) for l in cache.cross_attention_cache.layers]))
+            rows = [(r, len(d) - 1 + j) for r, (_, d, own) in enumerate(part) for j in range(len(own) + 1)]
+            at = torch.tensor(rows, device=out.logits.device)
+            logprobs = torch.log_softmax(out.logits[at[:, 0], at[:, 1]].float(), -1)
+            steps = iter(summarize_steps(logprobs, self.vocab_tensors, [t for _, _, own in part for t in own + [-1]]))
+            for r, (key, (_, d, own)) in enumerate(zip(keys, part)):
+                self.table[key] = [next(steps) for _ in range(len(own) + 1)]
+                self.where[key] = (len(self.chunks) - 1, r, len(d))
+
+    def steps(self, requests):
+        new = list(dict.fromkeys((line, word) for line, word, _ in requests if (line, word) not in self.table))
+        if new:
+            self._teacher_force(new)
+        out = [None] * len(requests)
+        groups: dict = {}
+        for n, (line, word, path) in enumerate(requests):
+            if list(path) == self.actual(line, word)[: len(path)]:
+                out[n] = self.table[line, word][len(path)]
+            else:
+                chunk, _, prefix = self.where[line, word]
+                groups.setdefault((chunk, prefix), []).append(n)  # equal prefix lengths: no padding inside the cache
+        for (chunk, prefix), ns in groups.items():
+            for i in range(0, len(ns), self.CONTINUE_BATCH):
+                part = ns[i : i + self.CONTINUE_BATCH]
+                for n, step in zip(part, self._continue(chunk, prefix, [requests[n] for n in part])):
+                    out[n] = step
+        return out
+
+    def _continue(self, chunk: int, prefix: int, requests):
+        """Steps after decoder prefix + path for paths off the word's tokens, from the cached keys/values."""
+        from transformers import DynamicCache, EncoderDecoderCache
+
+        from ..wholeword import summarize_steps
+
+        m = self.model
+        enc, src_mask, kv, cross = self.chunks[chunk]
+        rows = torch.tensor([self.where[line, word][1] for line, word, _ in requests], device=enc.device)
+        cache = EncoderDecoderCache(DynamicCache(ddp_cache_data=[(k[rows, :, :prefix], v[rows, :, :prefix]) for k, v in kv]),
+                                    DynamicCache(ddp_cache_data=[(k[rows], v[rows]) for k, v in cross]))
+        paths = [list(p) for _, _, p in requests]
+        ids, path_mask = m.pad(paths)
+        dec_mask = torch.cat([torch.ones((len(paths), prefix), dtype=path_mask.dtype, device=path_mask.device), path_mask], 1)
+        logits = m.model(encoder_outputs=(enc[rows],), attention_mask=src_mask[rows], decoder_input_ids=ids, decoder_attention_mask=dec_mask,
+                         past_key_values=cache, use_cache=True).logits
+        last = torch.tensor([len(p) - 1 for p in paths], device=logits.device)
+        return summarize_steps(torch.log_softmax(logits[torch.arange(len(paths), device=logits.device), last].float(), -1), self.vocab_tensors)
