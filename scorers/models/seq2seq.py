@@ -330,3 +330,36 @@ class _Seq2SeqLineSteps(LineSteps):
                          past_key_values=cache, use_cache=True).logits
         last = torch.tensor([len(p) - 1 for p in paths], device=logits.device)
         return summarize_steps(torch.log_softmax(logits[torch.arange(len(paths), device=logits.device), last].float(), -1), self.vocab_tensors)
+
+
+class OnePassSteps(LineSteps):
+    """The reference for ``_Seq2SeqLineSteps`` (tests, perf/seq2seq.py): a full encoder-decoder pass per
+    request, one at a time, without a cache; ``passes`` counts them."""
+
+    def __init__(self, model: Seq2SeqLM, lines):
+        super().__init__(model, lines)
+        self.passes = 0
+
+    def steps(self, requests):
+        from ..wholeword import summarize_steps
+
+        m, out = self.model, []
+        for line, word, path in requests:
+            source, prefix = m.infill_ids(self.ids[line][: self.starts[line][word]])
+            own = self.actual(line, word)
+            target = own[len(path)] if len(path) < len(own) and list(path) == own[: len(path)] else -1
+            self.passes += 1
+            with torch.inference_mode():
+                lp = m._position_logprobs([(source, prefix + list(path))])
+            out += summarize_steps(lp, self.vocab_tensors, [target])
+        return out
+
+
+def predict_words_one_pass(model: Seq2SeqLM, lines, events, search: bool = True):
+    """``model.predict_words`` with one full pass per prefix and per search node: (predictions, passes)."""
+    from ..wholeword import predict_words
+
+    steps = OnePassSteps(model, lines)
+    decode = functools.partial(model.tokenizer.decode, skip_special_tokens=False, clean_up_tokenization_spaces=False)
+    preds = predict_words(steps, decode, model.words, [(l, i, lines[l][i]) for l, i in events], search)
+    return preds, steps.passes
