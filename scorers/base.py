@@ -63,7 +63,8 @@ class Scorer:
     def check_model(self, model: ScoringModel) -> None:
         if model.family not in self.families:
             raise ModelError(
-                f"{self.name} needs a {' or '.join(self.families)} model; {model.info.name} is {model.family}"
+                f"{self.name} needs a {', '.join(self.families[:-1]) + ' or ' if len(self.families) > 1 else ''}{self.families[-1]} model; "
+                f"{model.info.name} is {model.family}"
                 + (" (no LM head)" if model.family == "encoder" else "")
             )
 
