@@ -274,10 +274,15 @@ class _Seq2SeqLineSteps(LineSteps):
         from ..wholeword import summarize_steps
 
         m = self.model
-        prepared = [(*m.infill_ids(self.ids[line][: self.starts[line][word]]), self.actual(line, word)) for line, word in contexts]
+        prepared = {key: (*m.infill_ids(self.ids[key[0]][: self.starts[key[0]][key[1]]]), self.actual(*key)) for key in contexts}
+        # Chunks of equal decoder-prefix length (mask style: the left context), so that a chunk's off-word paths
+        # continue from its cache in one call; sorted by source length within.
+        by_prefix: dict[int, list] = {}
+        for key in sorted(contexts, key=lambda k: (len(prepared[k][1]), len(prepared[k][0]))):
+            by_prefix.setdefault(len(prepared[key][1]), []).append(key)
         size = m.sizer.size
-        for i in range(0, len(prepared), size):
-            part, keys = prepared[i : i + size], contexts[i : i + size]
+        for keys in (group[i : i + size] for group in by_prefix.values() for i in range(0, len(group), size)):
+            part = [prepared[k] for k in keys]
             src, src_mask = m.pad([p[0] for p in part])
             enc = m.model.get_encoder()(input_ids=src, attention_mask=src_mask).last_hidden_state
             dec, dec_mask = m.pad([p[1] + p[2] for p in part])
@@ -302,31 +307,49 @@ class _Seq2SeqLineSteps(LineSteps):
         for n, (line, word, path) in enumerate(requests):
             if list(path) == self.actual(line, word)[: len(path)]:
                 out[n] = self.table[line, word][len(path)]
-            else:
-                chunk, _, prefix = self.where[line, word]
-                groups.setdefault((chunk, prefix), []).append(n)  # equal prefix lengths: no padding inside the cache
-        for (chunk, prefix), ns in groups.items():
+            else:  # equal prefix lengths: no padding inside the cached prefix
+                groups.setdefault(self.where[line, word][2], []).append(n)
+        for prefix, ns in groups.items():
+            ns.sort(key=lambda n: self.where[requests[n][0], requests[n][1]][:2])
             for i in range(0, len(ns), self.CONTINUE_BATCH):
                 part = ns[i : i + self.CONTINUE_BATCH]
-                for n, step in zip(part, self._continue(chunk, prefix, [requests[n] for n in part])):
+                for n, step in zip(part, self._continue(prefix, [requests[n] for n in part])):
                     out[n] = step
         return out
 
-    def _continue(self, chunk: int, prefix: int, requests):
+    def _gather(self, prefix: int, requests):
+        """The cached rows of ``requests`` (sorted by chunk), across chunks: encoder states, source mask, caches."""
+        import torch.nn.functional as F
+
+        rows: dict[int, list[int]] = {}
+        for line, word, _ in requests:
+            chunk, row, _ = self.where[line, word]
+            rows.setdefault(chunk, []).append(row)
+        width = max(self.chunks[c][1].shape[1] for c in rows)
+        parts = []
+        for c, idx in rows.items():
+            enc, src_mask, kv, cross = self.chunks[c]
+            at = torch.tensor(idx, device=enc.device)
+            pad = width - src_mask.shape[1]  # sources of another chunk are longer: pad the cross-attention side, masked
+            parts.append((F.pad(enc[at], (0, 0, 0, pad)), F.pad(src_mask[at], (0, pad)),
+                          [(k[at, :, :prefix], v[at, :, :prefix]) for k, v in kv],
+                          [(F.pad(k[at], (0, 0, 0, pad)), F.pad(v[at], (0, 0, 0, pad))) for k, v in cross]))
+        cat = lambda layers: [tuple(torch.cat(t) for t in zip(*per_layer)) for per_layer in zip(*layers)]  # noqa: E731
+        return (torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts]), cat([p[2] for p in parts]), cat([p[3] for p in parts]))
+
+    def _continue(self, prefix: int, requests):
         """Steps after decoder prefix + path for paths off the word's tokens, from the cached keys/values."""
         from transformers import DynamicCache, EncoderDecoderCache
 
         from ..wholeword import summarize_steps
 
         m = self.model
-        enc, src_mask, kv, cross = self.chunks[chunk]
-        rows = torch.tensor([self.where[line, word][1] for line, word, _ in requests], device=enc.device)
-        cache = EncoderDecoderCache(DynamicCache(ddp_cache_data=[(k[rows, :, :prefix], v[rows, :, :prefix]) for k, v in kv]),
-                                    DynamicCache(ddp_cache_data=[(k[rows], v[rows]) for k, v in cross]))
+        enc, src_mask, kv, cross = self._gather(prefix, requests)
+        cache = EncoderDecoderCache(DynamicCache(ddp_cache_data=kv), DynamicCache(ddp_cache_data=cross))
         paths = [list(p) for _, _, p in requests]
         ids, path_mask = m.pad(paths)
         dec_mask = torch.cat([torch.ones((len(paths), prefix), dtype=path_mask.dtype, device=path_mask.device), path_mask], 1)
-        logits = m.model(encoder_outputs=(enc[rows],), attention_mask=src_mask[rows], decoder_input_ids=ids, decoder_attention_mask=dec_mask,
+        logits = m.model(encoder_outputs=(enc,), attention_mask=src_mask, decoder_input_ids=ids, decoder_attention_mask=dec_mask,
                          past_key_values=cache, use_cache=True).logits
         last = torch.tensor([len(p) - 1 for p in paths], device=logits.device)
         return summarize_steps(torch.log_softmax(logits[torch.arange(len(paths), device=logits.device), last].float(), -1), self.vocab_tensors)
