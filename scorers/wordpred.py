@@ -2,7 +2,8 @@
 
 Every word after the first of a line is predicted from the words before it (Algorithm 1: greedy whole
 word; Algorithm 2: a top-10 path of subtokens spelling the target). ``model.predict_words`` does this
-for a batch of lines from one teacher-forced pass, continuing off-line paths from the KV cache.
+for a batch of lines from one teacher-forced pass, continuing off-line paths from the KV cache
+(seq2seq: one pass per word's left context with the infilling gap, ``models.seq2seq``).
 ``predict_words_naive`` is the paper's algorithm as published (a full pass per prefix), kept as the
 reference that perf/wordpred.py and the tests compare against.
 """

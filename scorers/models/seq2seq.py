@@ -56,12 +56,17 @@ class Seq2SeqLM(ScoringModel):
             ids = ids[1:]  # the decoder start token plays BOS
         return ids + [eos] if eos is not None and (not ids or ids[-1] != eos) else ids
 
-    @property
+    @functools.cached_property
     def decoder_start_id(self) -> int:
+        """The config's decoder start; without one, a target's closing language code (mBART) or PAD."""
         config = self.model.config
         start = getattr(config, "decoder_start_token_id", None)
         if start is None:
             start = getattr(self.model.generation_config, "decoder_start_token_id", None)
+        if start is None:
+            closing = self._frame(target=True)[1]
+            if closing and closing[-1] != self.tokenizer.eos_token_id and closing[-1] in self.tokenizer.all_special_ids:
+                start = closing[-1]  # mBART: the decoder starts with the target language code (shift_tokens_right)
         return start if start is not None else self.pad_id
 
     # --- infilling ------------------------------------------------------------------------------
