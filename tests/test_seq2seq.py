@@ -89,11 +89,13 @@ def test_word_logprob_equals_a_hand_loop_over_the_decoder(s2s, name):
 def test_cached_search_equals_one_pass_per_node_and_batch_size(s2s, tiny_models, name):
     model = s2s[name]
     ours = model.predict_words(LINES, EVENTS)
-    reference, passes = predict_words_one_pass(model, LINES, EVENTS)
-    assert passes > len(EVENTS)
-    assert [(p.greedy, p.hit1, p.hit10, p.tokens, p.greedy_tokens) for p in ours] == [(p.greedy, p.hit1, p.hit10, p.tokens, p.greedy_tokens) for p in reference]
-    np.testing.assert_allclose([p.word_lp for p in ours], [p.word_lp for p in reference], atol=1e-4)
-    np.testing.assert_allclose([p.greedy_lp for p in ours], [p.greedy_lp for p in reference], atol=1e-4)
+    some = [e for e in EVENTS if e[0] < 2 and e[1] < 6]  # the reference is slow: a full pass per search node
+    reference, passes = predict_words_one_pass(model, LINES, some)
+    mine = [ours[EVENTS.index(e)] for e in some]
+    assert passes > len(some)
+    assert [(p.greedy, p.hit1, p.hit10, p.tokens, p.greedy_tokens) for p in mine] == [(p.greedy, p.hit1, p.hit10, p.tokens, p.greedy_tokens) for p in reference]
+    np.testing.assert_allclose([p.word_lp for p in mine], [p.word_lp for p in reference], atol=1e-4)
+    np.testing.assert_allclose([p.greedy_lp for p in mine], [p.greedy_lp for p in reference], atol=1e-4)
     one = load_model(str(tiny_models[name]), device="cpu", batch_size=1)
     alone = one.predict_words(LINES, EVENTS)
     assert [(p.greedy, p.hit10) for p in alone] == [(p.greedy, p.hit10) for p in ours]
