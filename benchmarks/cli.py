@@ -142,18 +142,21 @@ def model_options(fn):
             click.option("--revision", help="Hub revision (branch, tag or commit) of the model."),
             click.option("--trust-remote-code", is_flag=True, help="Run the model repository's own code (off: submitted models are untrusted)."),
             click.option("--allow-pickle", is_flag=True, help="Allow pickle checkpoints, which can run code when loaded."),
+            click.option("--model-option", "model_opts", multiple=True, metavar="KEY=VALUE",
+                         help="A model setting (repeatable; part of the signature): seq2seq infill=auto|sentinel|mask, states=encoder|decoder."),
         ]
     ):
         fn = option(fn)
     return fn
 
 
-def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle):
+def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts=()):
     from wordbench.scorers.models import load_model
 
     from . import distributed
 
-    model = load_model(model_name, family, distributed.device(device), dtype, batch_size, revision, trust_remote_code, allow_pickle)
+    model = load_model(model_name, family, distributed.device(device), dtype, batch_size, revision, trust_remote_code, allow_pickle,
+                       _options(model_opts, "--model-option"))
     model.progress = distributed.world().main
     return model
 
@@ -172,7 +175,7 @@ def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_
 @click.option("--samples", type=click.Path(exists=True, dir_okay=False), help="tendencies: score generated text you bring (one sample per line, or jsonl with text[/strategy]) instead of a model.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the summaries, as a JSON list (one per model), on stdout.")
 @user_errors
-def score(name, model_names, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, data, split, limit, data_config, out, options, faithful, dudy2020, samples, as_json):
+def score(name, model_names, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts, data, split, limit, data_config, out, options, faithful, dudy2020, samples, as_json):
     """Score one or more models on benchmark NAME; a rerun resumes an interrupted run.
 
     \b
@@ -210,7 +213,7 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
             if distributed.world().main and not as_json:
                 click.echo(f"checking and loading {model_name} ...", err=True)
             scorer.check_family(model_family(model_name, family, revision, trust_remote_code), model_name)
-            return _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
+            return _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts)
         return model
 
     runs = []
@@ -236,13 +239,13 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
     click.echo(path.read_text())
 
 
-def _options(pairs) -> dict:
+def _options(pairs, hint: str = "--option") -> dict:
     """``KEY=VALUE`` strings to a dict; true/false and numbers are converted."""
     out = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep:
-            raise click.BadParameter(f"'{pair}' is not KEY=VALUE", param_hint="--option")
+            raise click.BadParameter(f"'{pair}' is not KEY=VALUE", param_hint=hint)
         low = value.strip().lower()
         if low in ("true", "false", "yes", "no"):
             out[key.strip()] = low in ("true", "yes")

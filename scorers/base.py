@@ -74,7 +74,8 @@ class Scorer:
         """Refuse a model family the benchmark cannot score (the CLI asks before the weights load)."""
         if family not in self.families:
             raise ModelError(
-                f"{self.name} needs a {' or '.join(self.families)} model; {model_name} is {family}"
+                f"{self.name} needs a {', '.join(self.families[:-1]) + ' or ' if len(self.families) > 1 else ''}{self.families[-1]} model; "
+                f"{model_name} is {family}"
                 + (" (no LM head)" if family == "encoder" else "")
             )
 

@@ -38,7 +38,7 @@ def default_layer(model) -> int:
 
 class ParaphraseScorer(Scorer):
     name = "paraphrase"
-    families = ("causal", "masked", "encoder")
+    families = ("causal", "masked", "encoder", "seq2seq")
     chunk_size = 64
     option_names = ("layer",)
 

@@ -1,6 +1,7 @@
 """Statistical tendencies of generated text (Meister & Cotterell 2021, "Language Model Evaluation Beyond Perplexity").
 
-A causal model generates N samples per decoding strategy (or the user brings a file of samples); each
+A causal model (or a seq2seq model's decoder: prompts are its sources; no prompt = the sentinel or mask alone)
+generates N samples per decoding strategy (or the user brings a file of samples); each
 sample is preprocessed as the reference (lower-case, Moses tokens) and the samples of one strategy are
 compared with the reference: Zipf and Heaps fits, KS distances, TVD of the unigram distribution and
 per-document length / stopword / symbol shares, with permutation tests (``stats.compare``). Equally
@@ -48,7 +49,7 @@ class Options:
 
 class TendenciesScorer(Scorer):
     name = "tendencies"
-    families = ("causal",)
+    families = ("causal", "seq2seq")
     chunk_size = 64
     Options = Options
 
@@ -130,6 +131,8 @@ class TendenciesScorer(Scorer):
         o = self.opts
         generate = model.generate
         if o.backend == "vllm":
+            if model.family != "causal":
+                raise ConfigError(f"tendencies: backend=vllm generates with causal models only; {model.info.name} is {model.family} (use backend=hf)")
             if self._vllm is None:
                 from .models.vllm_backend import VLLMGenerator
 

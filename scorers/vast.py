@@ -113,7 +113,7 @@ def decode_vector(s: str) -> np.ndarray:
 
 class VASTScorer(Scorer):
     name = "vast"
-    families = ("causal", "masked", "encoder")
+    families = ("causal", "masked", "encoder", "seq2seq")
     chunk_size = 256
     Options = Options
 

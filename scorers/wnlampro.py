@@ -2,7 +2,8 @@
 
 Every (entry, pattern) query goes through the model in length-sorted batches: masked models predict
 one mask token at ``___``; causal models give the next-token distribution after the text before
-``___``, restricted to tokens that start a word.
+``___``, restricted to tokens that start a word; seq2seq models infill the gap (T5 sentinel or BART
+mask, ``models.seq2seq``).
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def rank_and_precision(predictions: list[list[str]], targets: list[str]) -> dict
 
 class WNLaMProScorer(Scorer):
     name = "wnlampro"
-    families = ("causal", "masked")
+    families = ("causal", "masked", "seq2seq")
     chunk_size = 128
 
     @property

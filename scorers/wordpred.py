@@ -2,7 +2,8 @@
 
 Every word after the first of a line is predicted from the words before it (Algorithm 1: greedy whole
 word; Algorithm 2: a top-10 path of subtokens spelling the target). ``model.predict_words`` does this
-for a batch of lines from one teacher-forced pass, continuing off-line paths from the KV cache.
+for a batch of lines from one teacher-forced pass, continuing off-line paths from the KV cache
+(seq2seq: one pass per word's left context with the infilling gap, ``models.seq2seq``).
 ``predict_words_naive`` is the paper's algorithm as published (a full pass per prefix), kept as the
 reference that perf/wordpred.py and the tests compare against.
 """
@@ -25,7 +26,7 @@ MISS_PENALTY = 100.0  # the seed's -ln p for a missed word (--faithful perplexit
 
 class WordPredScorer(Scorer):
     name = "wordpred"
-    families = ("causal", "masked")
+    families = ("causal", "masked", "seq2seq")
     chunk_size = 32  # lines between two appends to records.jsonl
 
     def __init__(self, dudy2020: bool | str | None = None, **options):

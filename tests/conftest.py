@@ -89,9 +89,38 @@ def _marian_tokenizer(folder: Path):
     return fast
 
 
+def _t5_tokenizer(folder: Path):
+    """A SentencePiece-style (▁) BPE with T5's sentinels <extra_id_0..2>, appending </s>."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    sentinels = [f"<extra_id_{i}>" for i in range(3)]
+    tok = Tokenizer(models.BPE(unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    tok.decoder = decoders.Metaspace()
+    tok.train_from_iterator(CORPUS, trainers.BpeTrainer(vocab_size=200, special_tokens=["<pad>", "</s>", "<unk>"] + sentinels))
+    tok.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", tok.token_to_id("</s>"))])
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="</s>", pad_token="<pad>", unk_token="<unk>", additional_special_tokens=sentinels)
+    fast.save_pretrained(folder)
+    return fast
+
+
+def _bart_tokenizer(folder: Path):
+    """BART's layout: byte-level BPE, <s> text </s>, a <mask> that takes the space before it."""
+    from tokenizers import AddedToken, processors
+    from transformers import PreTrainedTokenizerFast
+
+    tok = _train_byte_bpe(CORPUS, 300, ["<s>", "<pad>", "</s>", "<unk>", "<mask>"], add_prefix_space=False)
+    tok.add_special_tokens([AddedToken("<mask>", lstrip=True, special=True)])
+    tok.post_processor = processors.TemplateProcessing(single="<s> $A </s>", special_tokens=[("<s>", 0), ("</s>", 2)])
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<s>", eos_token="</s>", pad_token="<pad>", unk_token="<unk>", mask_token="<mask>", model_max_length=64)
+    fast.save_pretrained(folder)
+    return fast
+
+
 @pytest.fixture(scope="session")
 def tiny_models(tmp_path_factory) -> dict[str, Path]:
-    """Folders of tiny random models: gpt2, llama (causal), bert (masked), bert-encoder, marian (seq2seq), gpt2-pickle."""
+    """Folders of tiny random models: gpt2, llama (causal), bert (masked), bert-encoder, marian, t5, bart (seq2seq), gpt2-pickle."""
     import torch
     import transformers
 
@@ -101,6 +130,8 @@ def tiny_models(tmp_path_factory) -> dict[str, Path]:
     bpe = _byte_bpe_tokenizer(root / "bpe-tokenizer")
     wp = _wordpiece_tokenizer(root / "wp-tokenizer")
     mt = _marian_tokenizer(root / "marian-tokenizer")
+    t5 = _t5_tokenizer(root / "t5-tokenizer")
+    bart = _bart_tokenizer(root / "bart-tokenizer")
     specs = {
         "gpt2": (bpe, transformers.GPT2LMHeadModel, transformers.GPT2Config(vocab_size=len(bpe), n_positions=64, n_embd=32, n_layer=2, n_head=2, bos_token_id=bpe.bos_token_id, eos_token_id=bpe.eos_token_id)),
         "llama": (bpe, transformers.LlamaForCausalLM, transformers.LlamaConfig(vocab_size=len(bpe), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=64, bos_token_id=bpe.bos_token_id, eos_token_id=bpe.eos_token_id)),
@@ -109,6 +140,13 @@ def tiny_models(tmp_path_factory) -> dict[str, Path]:
             vocab_size=len(mt), d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=2, decoder_attention_heads=2,
             encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=64, pad_token_id=mt.pad_token_id,
             eos_token_id=mt.eos_token_id, decoder_start_token_id=mt.pad_token_id, forced_eos_token_id=None)),
+        "t5": (t5, transformers.T5ForConditionalGeneration, transformers.T5Config(
+            vocab_size=len(t5), d_model=32, d_kv=16, d_ff=64, num_layers=2, num_decoder_layers=2, num_heads=2,
+            pad_token_id=t5.pad_token_id, eos_token_id=t5.eos_token_id, decoder_start_token_id=t5.pad_token_id)),
+        "bart": (bart, transformers.BartForConditionalGeneration, transformers.BartConfig(
+            vocab_size=len(bart), d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=2, decoder_attention_heads=2,
+            encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=64, pad_token_id=bart.pad_token_id, bos_token_id=bart.bos_token_id,
+            eos_token_id=bart.eos_token_id, decoder_start_token_id=bart.eos_token_id, forced_bos_token_id=None, forced_eos_token_id=None)),
         "bert-encoder": (wp, transformers.BertModel, transformers.BertConfig(vocab_size=len(wp), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2, max_position_embeddings=64)),
     }
     for name, (tok, cls, config) in specs.items():

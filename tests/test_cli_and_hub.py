@@ -33,7 +33,7 @@ def test_user_errors_are_one_line(runner, tiny_models, wnlampro_file, tmp_path):
     _one_line_error(runner.invoke(cli, ["score", "wnlampro", "--model", str(tmp_path / "missing"), "--data", str(wnlampro_file)]), "does not exist")
     _one_line_error(
         runner.invoke(cli, ["score", "wnlampro", "--model", str(tiny_models["bert-encoder"]), "--data", str(wnlampro_file), "--out", str(tmp_path)]),
-        "needs a causal or masked model", "encoder",
+        "needs a causal, masked or seq2seq model", "encoder",
     )
     bad = tmp_path / "bad.txt"
     bad.write_text("1\ttest\tgood\n")

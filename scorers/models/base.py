@@ -29,11 +29,12 @@ class ModelInfo:
     family: str
     dtype: str
     extra: dict = field(default_factory=dict)
+    options: str = ""  # the family's settings given at load (seq2seq: infill=..., states=...)
 
     @property
     def tag(self) -> str:
-        """Signature fragment: ``model:NAME@VERSION|fam:FAMILY|dtype:DTYPE``."""
-        return f"model:{self.name}@{self.version}|fam:{self.family}|dtype:{self.dtype}"
+        """Signature fragment: ``model:NAME@VERSION|fam:FAMILY|dtype:DTYPE`` (``|opts:K=V,...`` with load options)."""
+        return f"model:{self.name}@{self.version}|fam:{self.family}|dtype:{self.dtype}" + (f"|opts:{self.options}" if self.options else "")
 
 
 @dataclass

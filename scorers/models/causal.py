@@ -21,6 +21,27 @@ class Generation:
     finished: bool  # ended with EOS; False = cut at max_new_tokens
 
 
+def generation_config(strategy: str, max_new_tokens: int, top_p: float, beams: int, stops: set[int], **special):
+    """The decoding settings of ``strategy``; every knob is explicit, since unset fields would be filled from the
+    checkpoint's generation_config (its top-k, temperature, repetition penalty are not used)."""
+    from transformers import GenerationConfig
+
+    sampling = strategy not in SEARCHES
+    return GenerationConfig(
+        max_new_tokens=max_new_tokens, min_length=0, do_sample=sampling, num_beams=beams if strategy in ("beam", "beam_search") else 1,
+        **({"top_k": 0, "top_p": top_p if strategy == "nucleus" else 1.0, "temperature": 1.0, "typical_p": 1.0,
+            "epsilon_cutoff": 0.0, "eta_cutoff": 0.0} if sampling else {}),
+        repetition_penalty=1.0, no_repeat_ngram_size=0, length_penalty=1.0, eos_token_id=sorted(stops) or None, **special,
+    )
+
+
+def finish_generation(tokenizer, row: list[int], stops: set[int]) -> Generation:
+    """The text of generated tokens ``row`` up to and including its first stop token."""
+    end = next((i + 1 for i, t in enumerate(row) if t in stops), len(row))
+    text = tokenizer.decode(row[:end], skip_special_tokens=True, clean_up_tokenization_spaces=False)
+    return Generation(text, end, end < len(row) or (bool(row) and row[-1] in stops))
+
+
 class CausalLM(ScoringModel):
     family = "causal"
 
@@ -94,35 +115,20 @@ class CausalLM(ScoringModel):
         The model's own generation defaults (top-k, temperature, repetition penalty) are not used.
         ``stop_at_newline`` ends a continuation at its first token holding a newline (prompted translation).
         """
-        from transformers import GenerationConfig
-
         if strategy not in STRATEGIES + SEARCHES:
             raise ValueError(f"strategy must be one of {', '.join(STRATEGIES + SEARCHES[1:])}, not {strategy!r}")
         if self.bos_id is None and any(not p for p in prompts):
             raise ValueError(f"{self.info.name} has no BOS or EOS token to start from: give prompts")
         eos = self.tokenizer.eos_token_id
         stops = ({eos} if eos is not None else set()) | (self.newline_ids if stop_at_newline else set())
-        sampling = strategy not in SEARCHES
-        # Unset fields would be filled from the checkpoint's generation_config, so every knob is explicit.
-        config = GenerationConfig(
-            max_new_tokens=max_new_tokens, min_length=0, do_sample=sampling, num_beams=beams if strategy in ("beam", "beam_search") else 1,
-            **({"top_k": 0, "top_p": top_p if strategy == "nucleus" else 1.0, "temperature": 1.0, "typical_p": 1.0,
-                "epsilon_cutoff": 0.0, "eta_cutoff": 0.0} if sampling else {}),
-            repetition_penalty=1.0, no_repeat_ngram_size=0, length_penalty=1.0,
-            eos_token_id=sorted(stops) or None, pad_token_id=self.pad_id, bos_token_id=self.bos_id,
-        )
+        config = generation_config(strategy, max_new_tokens, top_p, beams, stops, pad_token_id=self.pad_id, bos_token_id=self.bos_id)
         encoded = [self.encode(p.rstrip()).ids for p in prompts]
 
         def run(batch):
             ids, mask = self.pad(batch, left=True)
             width = ids.shape[1]
             out = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=config)
-            results = []
-            for row in out[:, width:].tolist():
-                end = next((i + 1 for i, t in enumerate(row) if t in stops), len(row))
-                text = self.tokenizer.decode(row[:end], skip_special_tokens=True, clean_up_tokenization_spaces=False)
-                results.append(Generation(text, end, end < len(row) or (bool(row) and row[-1] in stops)))
-            return results
+            return [finish_generation(self.tokenizer, row, stops) for row in out[:, width:].tolist()]
 
         devices = [self.device.index or 0] if self.device.type == "cuda" else []
         with torch.random.fork_rng(devices=devices):

@@ -132,11 +132,14 @@ def load_model(
     revision: str | None = None,
     trust_remote_code: bool = False,
     allow_pickle: bool = False,
+    options: dict | None = None,
 ) -> ScoringModel:
     """Load a model for scoring; one object per family with one vocabulary (see DESIGN.md).
 
     ``device="shard"`` spreads a model too big for one GPU over all GPUs (``device_map="auto"``).
     Pickle checkpoints are refused unless ``allow_pickle``; remote code runs only with ``trust_remote_code``.
+    ``options`` are the family's own settings (seq2seq: ``infill=auto|sentinel|mask``, ``states=encoder|decoder``);
+    the run signature names them.
     """
     import transformers
 
@@ -161,6 +164,9 @@ def load_model(
 
     config = _config(source, name_or_path, common)
     family = family or ("causal" if gguf else detect_family(config))
+    options = {k: v for k, v in (options or {}).items() if v is not None}
+    if options and family != "seq2seq":
+        raise ModelError(f"model options ({', '.join(sorted(options))}) apply to seq2seq models only; {name_or_path} is {family}")
 
     dev = resolve_device("cuda" if device == "shard" else device)
     torch_dtype = resolve_dtype(dtype, dev)
@@ -185,6 +191,7 @@ def load_model(
         model.to(dev)
     version = _local_version(path) if local else (revision or getattr(config, "_commit_hash", None) or "main")
     info = ModelInfo(_display_name(path) if local else name_or_path, version, family, SHORT.get(torch_dtype, str(torch_dtype)),
-                     {"source": str(path) if local else name_or_path, "revision": revision})
+                     {"source": str(path) if local else name_or_path, "revision": revision},
+                     ",".join(f"{k}={v}" for k, v in sorted(options.items())))
     cls = {"causal": CausalLM, "masked": MaskedLM, "encoder": EncoderModel, "seq2seq": Seq2SeqLM}[family]
-    return cls(model, tokenizer, info, model.device if device == "shard" else dev, batch_size)
+    return cls(model, tokenizer, info, model.device if device == "shard" else dev, batch_size, **options)

@@ -1,18 +1,43 @@
-"""Encoder-decoder (seq2seq) models: conditional target scores and beam translation."""
+"""Encoder-decoder (seq2seq) models: conditional target scores, beam translation, and the causal vocabulary
+(cloze top-k, whole words, word log-probs, generation) through the decoder by infilling.
+
+Two infilling styles, detected from the tokenizer (``infill="auto"``) or chosen with ``infill=``:
+- ``sentinel`` (T5, mT5, FLAN-T5): the source holds ``<extra_id_0>`` at the gap; the decoder starts
+  ``[start, <extra_id_0>]`` and its next distribution is the gap's first token; the next sentinel or EOS ends the span.
+- ``mask`` (BART, mBART): the source holds ``<mask>`` at the gap; the decoder is teacher-forced on the
+  target's special prefix (BART's ``<s>``) and the left context, and its next distribution is the gap's.
+A model with neither (Marian) scores and translates but makes no word predictions.
+Hidden states come from the encoder (``states="encoder"``) or, teacher-forced on the same text, the decoder.
+"""
 
 from __future__ import annotations
 
+import functools
+import re
 from typing import Sequence
 
 import torch
 
-from .base import Encoded, ScoringModel
+from .base import Encoded, LineSteps, ModelError, ScoringModel
+from .causal import SEARCHES, STRATEGIES, finish_generation, generation_config
 
 REDUCTIONS = ("mean", "sum")
+INFILL = ("auto", "sentinel", "mask")
+STATES = ("encoder", "decoder")
+SENTINEL = "<extra_id_0>"
+SENTINELS = re.compile(r"^<extra_id_\d+>$")
 
 
 class Seq2SeqLM(ScoringModel):
     family = "seq2seq"
+
+    def __init__(self, model, tokenizer, info, device, batch_size="auto", infill: str = "auto", states: str = "encoder"):
+        super().__init__(model, tokenizer, info, device, batch_size)
+        if infill not in INFILL:
+            raise ModelError(f"infill must be one of {', '.join(INFILL)}, not {infill!r}")
+        if states not in STATES:
+            raise ModelError(f"states must be one of {', '.join(STATES)}, not {states!r}")
+        self.infill_option, self.states = infill, states
 
     def encode(self, text: str) -> Encoded:
         """Source tokens with the tokenizer's special tokens, ending in EOS."""
@@ -31,17 +56,115 @@ class Seq2SeqLM(ScoringModel):
             ids = ids[1:]  # the decoder start token plays BOS
         return ids + [eos] if eos is not None and (not ids or ids[-1] != eos) else ids
 
-    @property
+    @functools.cached_property
     def decoder_start_id(self) -> int:
+        """The config's decoder start; without one, a target's closing language code (mBART) or PAD."""
         config = self.model.config
         start = getattr(config, "decoder_start_token_id", None)
         if start is None:
             start = getattr(self.model.generation_config, "decoder_start_token_id", None)
+        if start is None:
+            closing = self._frame(target=True)[1]
+            if closing and closing[-1] != self.tokenizer.eos_token_id and closing[-1] in self.tokenizer.all_special_ids:
+                start = closing[-1]  # mBART: the decoder starts with the target language code (shift_tokens_right)
         return start if start is not None else self.pad_id
 
-    def _all_hidden_states(self, ids, mask):
-        return self.model.get_encoder()(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states
+    # --- infilling ------------------------------------------------------------------------------
+    @functools.cached_property
+    def sentinel_ids(self) -> set[int]:
+        """T5's sentinels ``<extra_id_N>`` present in the vocabulary."""
+        return {i for t, i in self.tokenizer.get_vocab().items() if SENTINELS.match(t)}
 
+    @functools.cached_property
+    def infill(self) -> str | None:
+        """``sentinel`` or ``mask`` (the option, else detected: a ``<extra_id_0>`` token, else a mask token); None: neither."""
+        if self.infill_option != "auto":
+            return self.infill_option
+        if self.tokenizer.convert_tokens_to_ids(SENTINEL) in self.sentinel_ids:
+            return "sentinel"
+        return "mask" if self.tokenizer.mask_token_id is not None else None
+
+    @functools.cached_property
+    def gap_id(self) -> int:
+        """The source token at the gap; a ``ModelError`` for a model that cannot infill."""
+        style = self.infill
+        gap = self.tokenizer.convert_tokens_to_ids(SENTINEL) if style == "sentinel" else self.tokenizer.mask_token_id
+        if style is None or gap is None or gap == self.tokenizer.unk_token_id:
+            raise ModelError(f"{self.info.name} has no {SENTINEL} sentinel or mask token to infill, so it makes no word predictions "
+                             "(score it on minpairs, paraphrase or vast; give prompts to generate)")
+        return gap
+
+    def _frame(self, target: bool = False) -> tuple[list[int], list[int]]:
+        """The special tokens the tokenizer puts before and after a source (or target) text."""
+        key = "text_target" if target else "text"
+        bare = list(self.tokenizer(**{key: "a"}, add_special_tokens=False)["input_ids"])
+        full = list(self.tokenizer(**{key: "a"}, add_special_tokens=True)["input_ids"])
+        at = next((i for i in range(len(full) - len(bare) + 1) if full[i : i + len(bare)] == bare), None)
+        eos = self.tokenizer.eos_token_id
+        if at is None:
+            return [], [eos] if eos is not None else []
+        after = full[at + len(bare) :]
+        return full[:at], after if after or eos is None else [eos]
+
+    @functools.cached_property
+    def _frames(self) -> tuple[list[int], list[int], list[int]]:
+        (pre, post), (target_pre, _) = self._frame(), self._frame(target=True)
+        return pre, post, target_pre
+
+    def infill_ids(self, left: Sequence[int], right: Sequence[int] = ()) -> tuple[list[int], list[int]]:
+        """(source ids, decoder prefix) for a gap between token ids ``left`` and ``right``."""
+        gap = self.gap_id
+        pre, post, target_pre = self._frames
+        source = pre + list(left) + [gap] + list(right) + post
+        decoder = [self.decoder_start_id, gap] if self.infill == "sentinel" else [self.decoder_start_id] + target_pre + list(left)
+        return source, decoder
+
+    def _tokens(self, text: str) -> list[int]:
+        return ScoringModel.encode(self, text).ids if text else []
+
+    @functools.cached_property
+    def words(self):
+        """The word tables, with T5's sentinels ending a word (the next sentinel closes a span)."""
+        import dataclasses
+
+        vocab = ScoringModel.words.fget(self)
+        ends = vocab.ends.copy()
+        ends[[i for i in self.sentinel_ids if i < len(ends)]] = True
+        return dataclasses.replace(vocab, ends=ends)
+
+    def _queries(self, contexts, right_contexts=None):
+        rights = right_contexts or [""] * len(contexts)
+        return [self.infill_ids(self._tokens(c.rstrip()), self._tokens(r or "")) for c, r in zip(contexts, rights)]
+
+    def _position_logprobs(self, batch) -> torch.Tensor:
+        """Log-softmax of the decoder's last position for each ``(source, decoder prefix)``: [batch, vocab]."""
+        src, src_mask = self.pad([b[0] for b in batch])
+        dec, dec_mask = self.pad([b[1] for b in batch])
+        logits = self.model(input_ids=src, attention_mask=src_mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask).logits
+        last = torch.tensor([len(b[1]) - 1 for b in batch], device=logits.device)
+        return torch.log_softmax(logits[torch.arange(len(batch), device=logits.device), last].float(), -1)
+
+    def _word_steps(self, lines):
+        return _Seq2SeqLineSteps(self, lines)
+
+    # --- hidden states --------------------------------------------------------------------------
+    @property
+    def num_layers(self) -> int:
+        """Layers of the encoder (or of the decoder with ``states="decoder"``)."""
+        config = self.model.config
+        names = ("decoder_layers", "num_decoder_layers") if self.states == "decoder" else ("encoder_layers", "num_layers", "num_hidden_layers")
+        return int(next(getattr(config, n) for n in names if getattr(config, n, None)))
+
+    def _all_hidden_states(self, ids, mask):
+        """Encoder states; or decoder states teacher-forced on the source itself (``[start] + ids``), aligned with ``ids``."""
+        if self.states == "encoder":
+            return self.model.get_encoder()(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states
+        start = torch.full((ids.shape[0], 1), self.decoder_start_id, dtype=ids.dtype, device=ids.device)
+        out = self.model(input_ids=ids, attention_mask=mask, decoder_input_ids=torch.cat([start, ids], 1),
+                         decoder_attention_mask=torch.cat([torch.ones_like(start), mask], 1), output_hidden_states=True)
+        return tuple(h[:, 1:] for h in out.decoder_hidden_states)
+
+    # --- conditional scores and translation -----------------------------------------------------
     def conditional_logprobs(self, sources: Sequence[str], targets: Sequence[str], reduce: str = "mean") -> list[float]:
         """log p(target | source) per pair: the sum over target tokens including EOS, or (``mean``) that sum
         divided by the number of target tokens, as fairseq's length-normalized score. Each distinct source
@@ -96,3 +219,175 @@ class Seq2SeqLM(ScoringModel):
             return [self.tokenizer.decode(row, skip_special_tokens=True, clean_up_tokenization_spaces=True).strip() for row in out.tolist()]
 
         return self.batched(encoded, [len(e) for e in encoded], run, f"translate (beam {beam})")
+
+    # --- generation -----------------------------------------------------------------------------
+    def generate(self, prompts: Sequence[str], strategy: str = "ancestral", max_new_tokens: int = 256,
+                 top_p: float = 0.95, beams: int = 5, seed: int = 0):
+        """Decoder samples, as ``CausalLM.generate`` (same strategies and seeding); each prompt is a source.
+
+        An empty prompt generates unconditionally: the source is the gap alone (``<extra_id_0>`` or ``<mask>``),
+        the decoder starts as in infilling, and a sentinel or EOS ends the text.
+        """
+        if strategy not in STRATEGIES + SEARCHES:
+            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES + SEARCHES[1:])}, not {strategy!r}")
+        if any(not p for p in prompts) and self.infill is None:
+            raise ModelError(f"{self.info.name} has no {SENTINEL} sentinel or mask token, so it cannot generate without a source: "
+                             "give prompts as sources (tendencies: --option prompts=FILE)")
+        eos = self.tokenizer.eos_token_id
+        stops = ({eos} if eos is not None else set()) | (self.sentinel_ids if self.infill == "sentinel" else set())
+        config = generation_config(strategy, max_new_tokens, top_p, beams, stops, pad_token_id=self.pad_id,
+                                   decoder_start_token_id=self.decoder_start_id, forced_bos_token_id=None, forced_eos_token_id=None)
+        target_pre = self._frames[2]
+        items = [self.infill_ids([]) if not p else (self.encode(p).ids, [self.decoder_start_id] + target_pre) for p in prompts]
+
+        def run(batch):
+            ids, mask = self.pad([b[0] for b in batch])
+            dec = torch.tensor([b[1] for b in batch], device=self.device)
+            out = self.model.generate(input_ids=ids, attention_mask=mask, decoder_input_ids=dec, generation_config=config)
+            return [finish_generation(self.tokenizer, row, stops) for row in out[:, dec.shape[1] :].tolist()]
+
+        out: list = [None] * len(items)
+        devices = [self.device.index or 0] if self.device.type == "cuda" else []
+        with torch.random.fork_rng(devices=devices):
+            torch.manual_seed(seed)
+            for prefix in dict.fromkeys(tuple(d) for _, d in items):  # one decoder prefix per batch
+                idx = [n for n, (_, d) in enumerate(items) if tuple(d) == prefix]
+                for n, g in zip(idx, self.batched([items[n] for n in idx], [len(items[n][0]) for n in idx], run, f"generate ({strategy})")):
+                    out[n] = g
+        return out
+
+
+class _Seq2SeqLineSteps(LineSteps):
+    """Whole-word steps for a seq2seq model: the source is each word's left context with the gap after it.
+
+    Each (line, word) context is encoded once and its decoder teacher-forced on the prefix and the
+    word's own tokens in one batched pass, with the keys/values kept; a path off the word's tokens
+    continues from the cached decoder prefix (and the cached cross-attention), so only the path's own
+    tokens go through the decoder again.
+    """
+
+    CONTINUE_BATCH = 64
+
+    def __init__(self, model: Seq2SeqLM, lines):
+        super().__init__(model, lines)
+        model.gap_id  # noqa: B018 - fails early for a model that cannot infill
+        self.table: dict = {}  # (line, word) -> steps after each prefix of the word's own tokens
+        self.where: dict = {}  # (line, word) -> (chunk, row, decoder prefix length)
+        self.chunks: list = []  # per chunk: encoder states, source mask, self- and cross-attention keys/values
+
+    def _teacher_force(self, contexts):
+        from ..wholeword import summarize_steps
+
+        m = self.model
+        prepared = {key: (*m.infill_ids(self.ids[key[0]][: self.starts[key[0]][key[1]]]), self.actual(*key)) for key in contexts}
+        # Chunks of equal decoder-prefix length (mask style: the left context), so that a chunk's off-word paths
+        # continue from its cache in one call; sorted by source length within.
+        by_prefix: dict[int, list] = {}
+        for key in sorted(contexts, key=lambda k: (len(prepared[k][1]), len(prepared[k][0]))):
+            by_prefix.setdefault(len(prepared[key][1]), []).append(key)
+        size = m.sizer.size
+        for keys in (group[i : i + size] for group in by_prefix.values() for i in range(0, len(group), size)):
+            part = [prepared[k] for k in keys]
+            src, src_mask = m.pad([p[0] for p in part])
+            enc = m.model.get_encoder()(input_ids=src, attention_mask=src_mask).last_hidden_state
+            dec, dec_mask = m.pad([p[1] + p[2] for p in part])
+            out = m.model(encoder_outputs=(enc,), attention_mask=src_mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask, use_cache=True)
+            cache = out.past_key_values
+            self.chunks.append((enc, src_mask, [(l.keys, l.values) for l in cache.self_attention_cache.layers],
+                                [(l.keys, l.values) for l in cache.cross_attention_cache.layers]))
+            rows = [(r, len(d) - 1 + j) for r, (_, d, own) in enumerate(part) for j in range(len(own) + 1)]
+            at = torch.tensor(rows, device=out.logits.device)
+            logprobs = torch.log_softmax(out.logits[at[:, 0], at[:, 1]].float(), -1)
+            steps = iter(summarize_steps(logprobs, self.vocab_tensors, [t for _, _, own in part for t in own + [-1]]))
+            for r, (key, (_, d, own)) in enumerate(zip(keys, part)):
+                self.table[key] = [next(steps) for _ in range(len(own) + 1)]
+                self.where[key] = (len(self.chunks) - 1, r, len(d))
+
+    def steps(self, requests):
+        new = list(dict.fromkeys((line, word) for line, word, _ in requests if (line, word) not in self.table))
+        if new:
+            self._teacher_force(new)
+        out = [None] * len(requests)
+        groups: dict = {}
+        for n, (line, word, path) in enumerate(requests):
+            if list(path) == self.actual(line, word)[: len(path)]:
+                out[n] = self.table[line, word][len(path)]
+            else:  # equal prefix lengths: no padding inside the cached prefix
+                groups.setdefault(self.where[line, word][2], []).append(n)
+        for prefix, ns in groups.items():
+            ns.sort(key=lambda n: self.where[requests[n][0], requests[n][1]][:2])
+            for i in range(0, len(ns), self.CONTINUE_BATCH):
+                part = ns[i : i + self.CONTINUE_BATCH]
+                for n, step in zip(part, self._continue(prefix, [requests[n] for n in part])):
+                    out[n] = step
+        return out
+
+    def _gather(self, prefix: int, requests):
+        """The cached rows of ``requests`` (sorted by chunk), across chunks: encoder states, source mask, caches."""
+        import torch.nn.functional as F
+
+        rows: dict[int, list[int]] = {}
+        for line, word, _ in requests:
+            chunk, row, _ = self.where[line, word]
+            rows.setdefault(chunk, []).append(row)
+        width = max(self.chunks[c][1].shape[1] for c in rows)
+        parts = []
+        for c, idx in rows.items():
+            enc, src_mask, kv, cross = self.chunks[c]
+            at = torch.tensor(idx, device=enc.device)
+            pad = width - src_mask.shape[1]  # sources of another chunk are longer: pad the cross-attention side, masked
+            parts.append((F.pad(enc[at], (0, 0, 0, pad)), F.pad(src_mask[at], (0, pad)),
+                          [(k[at, :, :prefix], v[at, :, :prefix]) for k, v in kv],
+                          [(F.pad(k[at], (0, 0, 0, pad)), F.pad(v[at], (0, 0, 0, pad))) for k, v in cross]))
+        cat = lambda layers: [tuple(torch.cat(t) for t in zip(*per_layer)) for per_layer in zip(*layers)]  # noqa: E731
+        return (torch.cat([p[0] for p in parts]), torch.cat([p[1] for p in parts]), cat([p[2] for p in parts]), cat([p[3] for p in parts]))
+
+    def _continue(self, prefix: int, requests):
+        """Steps after decoder prefix + path for paths off the word's tokens, from the cached keys/values."""
+        from transformers import DynamicCache, EncoderDecoderCache
+
+        from ..wholeword import summarize_steps
+
+        m = self.model
+        enc, src_mask, kv, cross = self._gather(prefix, requests)
+        cache = EncoderDecoderCache(DynamicCache(ddp_cache_data=kv), DynamicCache(ddp_cache_data=cross))
+        paths = [list(p) for _, _, p in requests]
+        ids, path_mask = m.pad(paths)
+        dec_mask = torch.cat([torch.ones((len(paths), prefix), dtype=path_mask.dtype, device=path_mask.device), path_mask], 1)
+        logits = m.model(encoder_outputs=(enc,), attention_mask=src_mask, decoder_input_ids=ids, decoder_attention_mask=dec_mask,
+                         past_key_values=cache, use_cache=True).logits
+        last = torch.tensor([len(p) - 1 for p in paths], device=logits.device)
+        return summarize_steps(torch.log_softmax(logits[torch.arange(len(paths), device=logits.device), last].float(), -1), self.vocab_tensors)
+
+
+class OnePassSteps(LineSteps):
+    """The reference for ``_Seq2SeqLineSteps`` (tests, perf/seq2seq.py): a full encoder-decoder pass per
+    request, one at a time, without a cache; ``passes`` counts them."""
+
+    def __init__(self, model: Seq2SeqLM, lines):
+        super().__init__(model, lines)
+        self.passes = 0
+
+    def steps(self, requests):
+        from ..wholeword import summarize_steps
+
+        m, out = self.model, []
+        for line, word, path in requests:
+            source, prefix = m.infill_ids(self.ids[line][: self.starts[line][word]])
+            own = self.actual(line, word)
+            target = own[len(path)] if len(path) < len(own) and list(path) == own[: len(path)] else -1
+            self.passes += 1
+            with torch.inference_mode():
+                lp = m._position_logprobs([(source, prefix + list(path))])
+            out += summarize_steps(lp, self.vocab_tensors, [target])
+        return out
+
+
+def predict_words_one_pass(model: Seq2SeqLM, lines, events, search: bool = True):
+    """``model.predict_words`` with one full pass per prefix and per search node: (predictions, passes)."""
+    from ..wholeword import predict_words
+
+    steps = OnePassSteps(model, lines)
+    decode = functools.partial(model.tokenizer.decode, skip_special_tokens=False, clean_up_tokenization_spaces=False)
+    preds = predict_words(steps, decode, model.words, [(l, i, lines[l][i]) for l, i in events], search)
+    return preds, steps.passes
