@@ -73,6 +73,7 @@ PUBLISHED_POLAR: dict[str, dict[str, str]] = {
 }
 
 POLAR = ("pleasant", "unpleasant")  # the WEAT valence poles of SC-WEAT
+VAD_SETS = ("dominant", "submissive", "arousal", "indifference")  # in the PCA basis only
 
 # Caliskan et al. (2017) WEAT 1-10: target sets X, Y and attribute sets A, B.
 WEAT_TESTS: dict[str, tuple[str, str, str, str]] = {

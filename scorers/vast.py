@@ -25,7 +25,7 @@ import numpy as np
 from wordbench.builders.errors import ConfigError, DataFormatError
 from wordbench.builders.sources.base import seeded_key
 from wordbench.builders.vast import SETTINGS
-from wordbench.builders.vast_words import POLAR, WEAT_TESTS
+from wordbench.builders.vast_words import POLAR, VAD_SETS, WEAT_TESTS, WORD_SETS
 
 from . import stats
 from .base import Scorer
@@ -381,6 +381,9 @@ class VASTScorer(Scorer):
             recs = lex + polar
         else:
             recs = list({r["word"]: r for r in by_setting[setting] + polar}.values())
+            if self.faithful:  # VAST.py stacks the polar and dominance/arousal words a second time (weat_arr)
+                twice = {w for name in (*POLAR, *VAD_SETS) for w in WORD_SETS[name]}
+                recs += [r for r in recs if r["word"] in twice]
         return self._vectors(recs, field)
 
     def _isolation(self, by_setting: dict, setting: str, field: str, k: int) -> list[float]:
