@@ -24,6 +24,7 @@ from .errors import ConfigError
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, OFFLINE_EN, corpus_info, iter_corpus_lines
 from .sources.lexica import Lexicon, load_lexicon
+from .sources.similarity import SimilarityTask, load_similarity
 from .vast_words import LANGUAGES, POLAR, WEAT_TESTS, WORD_SETS, polar_words
 
 SETTINGS = ("bleached", "aligned", "misaligned", "random")
@@ -37,6 +38,13 @@ POLAR_DEFAULT_VALENCE = {"pleasant": 8.0, "unpleasant": 2.0}  # polar words miss
 # The authors' embedding_collection.py: WEAT terms without a lexicon valence get 8 / 2 / 5 for the aligned templates.
 WEAT_PLEASANT = ("flower", "instrument", "ea_name", "ea_name_2", "pleasant", "pleasant_2", "young")
 WEAT_UNPLEASANT = ("insect", "weapon", "aa_name", "aa_name_2", "unpleasant", "unpleasant_2", "old")
+PAIR_FEATURES = datasets.Features({
+    "id": datasets.Value("string"),
+    "task": datasets.Value("string"),
+    "word1": datasets.Value("string"),
+    "word2": datasets.Value("string"),
+    "score": datasets.Value("float64"),
+})
 FEATURES = datasets.Features({
     "id": datasets.Value("string"),
     "word": datasets.Value("string"),
@@ -66,6 +74,7 @@ class Config:
     corpus: str = OFFLINE_EN  # random contexts: file, folder, hf:ID:CONFIG:SPLIT, offline-en or gensim-wiki
     text_column: str = "text"
     window: int = 10  # tokens on each side of the word in random contexts
+    similarity: str = ""  # comma-separated ws353:PATH, simlex:PATH, rw:PATH, men:PATH: word-similarity validation (English)
     max_words: int | None = None  # a seeded sample of this many lexicon words
     seed: int = 0
     faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
@@ -172,8 +181,14 @@ class VASTBuilder(Builder):
             raise ConfigError(f"random contexts for language={config.language} need a {LANGUAGES[config.language]} corpus (corpus=FILE|FOLDER|hf:ID)")
         return settings
 
+    def _similarity(self, config: Config) -> list[SimilarityTask]:
+        tasks = [load_similarity(spec.strip()) for spec in config.similarity.split(",") if spec.strip()]
+        if tasks and config.language != "en":
+            raise ConfigError("the word-similarity tasks are English: use them with language=en")
+        return tasks
+
     def sources(self, config: Config) -> list[SourceInfo]:
-        out = [self._lexicon(config).info] + [lex.info for lex in self._union(config)]
+        out = [self._lexicon(config).info] + [lex.info for lex in self._union(config)] + [t.info for t in self._similarity(config)]
         if "random" in self._settings(config):
             out.append(corpus_info(config.corpus, config.text_column, "random contexts"))
         return out
@@ -226,19 +241,32 @@ class VASTBuilder(Builder):
                 context, start, end = _ending_in(template_context(word, "bleached", float("nan"), config.phrase), word)
                 rows.append({"id": f"weat-{name}-{word}", "word": word, "group": f"weat:{name}", "setting": "bleached",
                              "valence": float("nan"), "valence9": float("nan"), "context": context, "start": start, "end": end, **base})
-        return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
+        out = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
+        tasks = self._similarity(config)
+        if tasks:  # each task's words in the bleached setting; the pairs in their own config
+            pairs = []
+            for task in tasks:
+                for word in dict.fromkeys(w for a, b, _ in task.pairs for w in (a, b)):
+                    context, start, end = _ending_in(template_context(word, "bleached", float("nan"), config.phrase), word)
+                    rows.append({"id": f"sim-{task.name}-{word}", "word": word, "group": f"sim:{task.name}", "setting": "bleached",
+                                 "valence": float("nan"), "valence9": float("nan"), "context": context, "start": start, "end": end, **base})
+                pairs += [{"id": f"{task.name}-{n:05d}", "task": task.name, "word1": a, "word2": b, "score": score}
+                          for n, (a, b, score) in enumerate(task.pairs, 1)]
+            out["default"] = datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})
+            out["similarity"] = datasets.DatasetDict({"test": datasets.Dataset.from_list(pairs, features=PAIR_FEATURES)})
+        return out
 
     def summary(self, data: dict[str, datasets.DatasetDict]) -> str:
         ds = data["default"]["test"]
         counts: dict[tuple[str, str], int] = {}
         for setting, group in zip(ds["setting"], ds["group"]):
-            key = (setting, "weat" if group.startswith("weat:") else group)
+            key = (setting, group.split(":")[0] if ":" in group else group)
             counts[key] = counts.get(key, 0) + 1
         settings = list(dict.fromkeys(ds["setting"]))
-        groups = ("lexicon", "pleasant", "unpleasant", "basis", "weat")
+        groups = ("lexicon", "pleasant", "unpleasant", "basis", "weat", "sim")
         lexicon, language = (ds[0]["lexicon"], ds[0]["language"]) if len(ds) else ("", "")
         lines = [f"Lexicon {lexicon}, language {language}.", "",
-                 "| setting | lexicon words | pleasant | unpleasant | basis words | WEAT words |", "|---|---|---|---|---|---|"]
+                 "| setting | lexicon words | pleasant | unpleasant | basis words | WEAT words | similarity words |", "|---|---|---|---|---|---|---|"]
         for s in settings:
             lines.append(f"| {s} | " + " | ".join(str(counts.get((s, g), 0)) for g in groups) + " |")
         if "random" in settings:

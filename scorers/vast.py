@@ -184,6 +184,7 @@ class VASTScorer(Scorer):
             raise ConfigError("vast: null_pcs must be paper, best or a number of components")
         self.rows: list[dict] = []
         self.selected: list[dict] = []
+        self.pairs: list[dict] = []
         self._polar: dict[tuple[str, bool], tuple[np.ndarray, np.ndarray] | None] = {}
         self._best: dict[str, int] = {}
 
@@ -202,6 +203,7 @@ class VASTScorer(Scorer):
 
     def prepare(self, data: dict) -> None:
         self.rows = [r for split in data["default"].values() for r in split]
+        self.pairs = [r for split in data["similarity"].values() for r in split] if "similarity" in data else []
 
     def work_items(self, rows: list[dict]) -> list[dict]:
         self.selected = rows
@@ -218,7 +220,7 @@ class VASTScorer(Scorer):
         return row["word"]  # a word is kept with all its contexts
 
     def always_keep(self, row: dict) -> bool:
-        return row["group"] in POLAR or row["group"].startswith("weat:")  # every run needs them
+        return row["group"] in POLAR or row["group"].startswith(("weat:", "sim:"))  # every run needs them
 
     def _layer(self, model) -> int:
         layer = model.num_layers if self.opts.layer is None else int(self.opts.layer)
@@ -301,6 +303,8 @@ class VASTScorer(Scorer):
                    "effect_sizes": effects.get(i), "vector": encode_vector(states[i, layer])}
             if i in single:
                 rec["effect_sizes_single"] = single[i]
+            if r["group"].startswith("sim:"):  # word similarity: Spearman per layer needs every layer
+                rec["vectors"] = encode_vector(states[i])
             if best[r["setting"]] != layer:
                 rec["best_layer"] = best[r["setting"]]
                 rec["vector_best"] = encode_vector(states[i, best[r["setting"]]])
@@ -344,8 +348,39 @@ class VASTScorer(Scorer):
         first = self.rows[0] if self.rows else {}
         meta = {"lexicon": first.get("lexicon"), "language": first.get("language"), "pool": o.pool, "layer": layer, "dim": dim, "null_pcs": n, "null_pcs_rule": str(o.null_pcs), "pca_basis": o.pca_basis,
                 "polar_filter": o.polar_filter, "bos": "auto" if self.bos_on else "none"}
+        best = isolation.get("bleached", {}).get("best_layer", layer)
         return {**meta, "layers": layers, "tokenization": self._tokenization(by_setting), "isolation": isolation,
-                "table1": table1, "bias": self._bias(by_setting, n, k)}
+                "table1": table1, "bias": self._bias(by_setting, n, k), "similarity": self._similarity(records, layer, best, n, k)}
+
+    def _similarity(self, records: list[dict], layer: int, best: int, n: int, k: int) -> dict:
+        """Spearman rho of cosine similarity with the human scores per layer, and after nullifying n PCs at the top and
+        the best (bleached) layer; the PCA basis is the task's own words, as the authors' VAST.py (Figure 4)."""
+        from scipy import stats as sps
+
+        out = {}
+        for task in dict.fromkeys(p["task"] for p in self.pairs):
+            recs = {r["word"]: r for r in records if r["group"] == f"sim:{task}"}
+            if not recs:
+                continue
+            pairs = [p for p in self.pairs if p["task"] == task and p["word1"] in recs and p["word2"] in recs]
+            words = list(recs)
+            dim = len(decode_vector(recs[words[0]]["vector"]))
+            states = np.stack([decode_vector(recs[w]["vectors"]).reshape(-1, dim) for w in words])  # [words, layers, d]
+            at = {w: i for i, w in enumerate(words)}
+            a, b = [at[p["word1"]] for p in pairs], [at[p["word2"]] for p in pairs]
+            human = [p["score"] for p in pairs]
+            u = _unit(states)
+            before = [float(sps.spearmanr(np.einsum("nd,nd->n", u[a, l], u[b, l]), human)[0]) for l in range(states.shape[1])]
+            after = {}
+            for key, lay in (("top", layer), ("best", best)):
+                mean, comps = top_components(states[:, lay], min(k, len(words) - 1))
+                curve = []
+                for j in range(len(comps) + 1):
+                    v = _unit(nullify(states[:, lay], mean, comps[:j]))
+                    curve.append(float(sps.spearmanr(np.einsum("nd,nd->n", v[a], v[b]), human)[0]))
+                after[key] = {"layer": lay, "before": before[lay], "after": curve[n] if n < len(curve) else None, "curve": curve}
+            out[task] = {"pairs": len(pairs), "pairs_total": sum(p["task"] == task for p in self.pairs), "by_layer": before, **after}
+        return out
 
     def _tokenization(self, by_setting: dict) -> dict:
         setting = self.opts.tokenization_setting if self.opts.tokenization_setting in by_setting else "bleached"
@@ -380,7 +415,7 @@ class VASTScorer(Scorer):
         if self.opts.pca_basis == "run":
             recs = lex + polar
         else:
-            recs = list({r["word"]: r for r in by_setting[setting] + polar}.values())
+            recs = list({r["word"]: r for r in _vast_rows(by_setting[setting]) + polar}.values())
             if self.faithful:  # VAST.py stacks the polar and dominance/arousal words a second time (weat_arr)
                 twice = {w for name in (*POLAR, *VAD_SETS) for w in WORD_SETS[name]}
                 recs += [r for r in recs if r["word"] in twice]
@@ -407,7 +442,7 @@ class VASTScorer(Scorer):
         lex = [r for r in recs if r["group"] == "lexicon"]
         pleasant, unpleasant = self._polar_recs(by_setting, "bleached") if lex else ([], [])
         union = self.opts.pca_basis == "union" or not lex
-        basis = self._vectors(list({r["word"]: r for r in recs}.values()), "vector") if union else \
+        basis = self._vectors(list({r["word"]: r for r in _vast_rows(recs)}.values()), "vector") if union else \
             self._basis(by_setting, "bleached", "vector", lex, pleasant + unpleasant)
         k = min(k, min(basis.shape) - 1)
         mean, comps = top_components(basis, k)
@@ -431,6 +466,11 @@ class VASTScorer(Scorer):
         from .vast_report import figures
 
         return figures(summaries, folder)
+
+
+def _vast_rows(recs: list[dict]) -> list[dict]:
+    """The rows of the VAST run proper (the word-similarity words stay out of its PCA basis)."""
+    return [r for r in recs if not r["group"].startswith("sim:")]
 
 
 def _vast(effects, valence) -> np.ndarray:

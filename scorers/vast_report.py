@@ -80,6 +80,16 @@ def report(summaries: list[dict]) -> str:
             out += ["", f"WEAT d by PCs nullified (Figure 5){title}", "", "| test | " + " | ".join(map(str, range(sweep))) + " |",
                     "|---" * (sweep + 1) + "|"]
             out += [f"| {name} | " + " | ".join(_f(v, 2) for v in t["d_by_pcs"]) + " |" for name, t in bias["tests"].items()]
+        sim = m.get("similarity") or {}
+        if sim:
+            n = m.get("null_pcs")
+            out += ["", f"## Word similarity after isolation (Spearman rho; PCA basis: the task's words; Figure 4){title}", "",
+                    f"| task | pairs found | best layer before (rho) | top layer | before | after ({n} PCs) | best bleached layer | before | after ({n} PCs) |",
+                    "|---|---|---|---|---|---|---|---|---|"]
+            for task, t in sim.items():
+                by = t["by_layer"]
+                out.append(f"| {task} | {t['pairs']}/{t['pairs_total']} | {int(np.nanargmax(by))} ({_f(max(by))}) | {t['top']['layer']} | "
+                           f"{_f(t['top']['before'])} | {_f(t['top']['after'])} | {t['best']['layer']} | {_f(t['best']['before'])} | {_f(t['best']['after'])} |")
         out.append("")
     return "\n".join(out)
 
@@ -88,6 +98,11 @@ def _legend(ax) -> None:
     """The legend outside the axes, so that it never covers the data."""
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+
+
+def _title(ax, main: str, summaries: list[dict]) -> None:
+    """Two lines: what the figure shows, and whose run (model, lexicon, pooling) it is."""
+    ax.set_title(f"{main}\n{_what(summaries)}", fontsize=9)
 
 
 def _what(summaries: list[dict]) -> str:
@@ -109,7 +124,8 @@ def figures(summaries: list[dict], folder: Path) -> list[str]:
     for run, s in enumerate(summaries):
         for n, (setting, v) in enumerate(s["metrics"]["layers"].items()):
             ax.plot(v["vast"], styles[run % 4], color=f"C{n}", marker="o", ms=3, label=setting + suffix(s))
-    ax.set(xlabel="layer", ylabel="VAST (Pearson r)", title=f"VAST by layer and setting (Figure 1): {_what(summaries)}")
+    ax.set(xlabel="layer", ylabel="VAST (Pearson r)")
+    _title(ax, "VAST by layer and setting (Figure 1)", summaries)
     _legend(ax)
     names.append(plots.save(fig, folder, "layers.png"))
 
@@ -121,7 +137,8 @@ def figures(summaries: list[dict], folder: Path) -> list[str]:
                 ax.plot(tok[key], styles[run % 4], color=f"C{n}", marker="o", ms=3,
                         label=f"{'singly' if key == 'single' else 'multiply'} tokenized ({tok['size']} words)" + suffix(s))
     setting = summaries[0]["metrics"]["tokenization"]["setting"] if summaries else ""
-    ax.set(xlabel="layer", ylabel="VAST (Pearson r)", title=f"Singly vs multiply tokenized words, {setting} (Figure 2): {_what(summaries)}")
+    ax.set(xlabel="layer", ylabel="VAST (Pearson r)")
+    _title(ax, f"Singly vs multiply tokenized words, {setting} setting (Figure 2)", summaries)
     if ax.get_legend_handles_labels()[0]:
         _legend(ax)
     else:
@@ -132,9 +149,12 @@ def figures(summaries: list[dict], folder: Path) -> list[str]:
     for run, s in enumerate(summaries):
         for n, (setting, iso) in enumerate(s["metrics"]["isolation"].items()):
             ax.plot(iso["curve_top"], styles[run % 4], color=f"C{n}", marker="o", ms=3, label=f"{setting}, layer {iso['layer']}" + suffix(s))
+            if "curve_best" in iso:
+                ax.plot(iso["curve_best"], styles[run % 4], color=f"C{n}", marker="x", ms=4, alpha=0.5,
+                        label=f"{setting}, best layer {iso['best_layer']}" + suffix(s))
     basis = summaries[0]["metrics"].get("pca_basis") if summaries else ""
-    ax.set(xlabel="principal components nullified", ylabel="VAST (Pearson r)",
-           title=f"Semantic isolation, basis {basis} (Figure 3): {_what(summaries)}")
+    ax.set(xlabel="principal components nullified", ylabel="VAST (Pearson r)")
+    _title(ax, f"Semantic isolation, PCA basis {basis} (Figure 3)", summaries)
     _legend(ax)
     names.append(plots.save(fig, folder, "isolation.png"))
 
@@ -147,8 +167,8 @@ def figures(summaries: list[dict], folder: Path) -> list[str]:
             ax.axvline(s["metrics"]["bias"]["null_pcs"], color="grey", lw=0.8, ls=styles[run % 4])
         ax.axhline(0, color="black", lw=0.5)
         m = tested[0]["metrics"]
-        ax.set(xlabel="principal components nullified", ylabel="WEAT effect size d",
-               title=f"Bias tests by PCs nullified, layer {m.get('layer')} (Figure 5): {_what(tested)}")
+        ax.set(xlabel="principal components nullified", ylabel="WEAT effect size d")
+        _title(ax, f"Bias tests by PCs nullified, layer {m.get('layer')}, bleached (Figure 5)", tested)
         _legend(ax)
         names.append(plots.save(fig, folder, "bias.png"))
     return names

@@ -281,3 +281,46 @@ def test_seven_languages_polar_words_templates_and_mismatch(tmp_path):
         build("vast", [f"lexicon=imbir:{polish}"], out=tmp_path / "x", progress=False)
     with pytest.raises(ConfigError, match="aligned and misaligned templates exist in English only"):
         build("vast", [f"lexicon=imbir:{polish}", "language=pl", "settings=bleached,aligned"], out=tmp_path / "y", progress=False)
+
+
+def test_similarity_loaders_read_the_published_layouts(tmp_path):
+    from wordbench.builders.errors import DataFormatError
+    from wordbench.builders.sources.similarity import load_similarity
+
+    files = {
+        "ws353": ("combined.csv", "Word 1,Word 2,Human (mean)\nlove,sex,6.77\ntiger,cat,7.35\n"),
+        "simlex": ("SimLex-999.txt", "word1\tword2\tPOS\tSimLex999\tconc(w1)\nold\tnew\tA\t1.58\t2.72\nsmart\tintelligent\tA\t9.2\t1.75\n"),
+        "rw": ("rw.txt", "squishing\tsquirt\t5.88\t7\t7\t6\nundated\tunnamed\t3.66\t0\t9\t6\n"),
+        "men": ("MEN_dataset_lemma_form_full", "sun-n sunlight-n 50.000000\nautomobile-n car-n 50.000000\n"),
+    }
+    got = {kind: load_similarity(f"{kind}:{tmp_path / name}") for kind, (name, text) in files.items()
+           if (tmp_path / name).write_text(text) or True}
+    assert got["ws353"].pairs == [("love", "sex", 6.77), ("tiger", "cat", 7.35)]
+    assert got["simlex"].pairs[1] == ("smart", "intelligent", 9.2)
+    assert got["rw"].pairs[0] == ("squishing", "squirt", 5.88)
+    assert got["men"].pairs == [("sun", "sunlight", 50.0), ("automobile", "car", 50.0)]
+    (tmp_path / "bad.txt").write_text("a b\n")
+    with pytest.raises(DataFormatError, match="bad.txt:1: expected word, word, score"):
+        load_similarity(f"rw:{tmp_path / 'bad.txt'}")
+
+
+def test_similarity_spearman_per_layer_and_after_isolation(word_level_encoder, tmp_path):
+    from scipy import stats as sps
+
+    lexicon = tmp_path / "lexicon.csv"
+    lexicon.write_text("Word,V.Mean.Sum\n" + "".join(f"{w},{v}\n" for w, v in LEXICON.items()))
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(CORPUS)
+    words = list(LEXICON)
+    ws = tmp_path / "combined.csv"
+    ws.write_text("Word 1,Word 2,Human (mean)\n" + "".join(f"{a},{b},{(i * 7) % 10}\n" for i, (a, b) in enumerate(zip(words, words[1:] + words[:1]))))
+    folder, _ = build("vast", [f"lexicon=warriner:{lexicon}", f"corpus={corpus}", "settings=bleached", f"similarity=ws353:{ws}"],
+                      out=tmp_path / "d", progress=False)
+    run = score("vast", word_level_encoder, str(folder), out=tmp_path, progress=False, n_resamples=9, max_pcs=2, best_layer=1)
+    sim = json.loads((run.path / "summary.json").read_text())["metrics"]["similarity"]["ws353"]
+    assert sim["pairs"] == sim["pairs_total"] == 12 and len(sim["by_layer"]) == 3
+    vec = {r["word"]: vast.decode_vector(r["vectors"]).reshape(3, -1) for r in run.records() if r["group"] == "sim:ws353"}
+    cos = [float(vec[a][2] @ vec[b][2] / np.linalg.norm(vec[a][2]) / np.linalg.norm(vec[b][2])) for a, b in zip(words, words[1:] + words[:1])]
+    assert sim["by_layer"][2] == pytest.approx(sps.spearmanr(cos, [(i * 7) % 10 for i in range(12)])[0])
+    assert sim["top"]["layer"] == 2 and sim["best"]["layer"] == 1 and len(sim["top"]["curve"]) == 3
+    assert "Word similarity after isolation" in (run.path / "report.md").read_text()
