@@ -223,9 +223,13 @@ class VASTBuilder(Builder):
                                  [w for w, *_ in entries]) if "random" in settings else None)
 
         base = {"lexicon": lexicon.name, "language": config.language}
+        used = {name for test in WEAT_TESTS.values() for name in test} if english else set()
+        weat_words = {w for name in used for w in WORD_SETS[name]}
         rows = []
         for setting in settings:
             for word, group, valence, v9 in entries:
+                if setting == "bleached" and group == "basis" and word in weat_words:
+                    continue  # embedded as a WEAT row in this setting: the union basis takes it from there
                 if setting == "random":
                     found = random(word)
                     if found is None:
@@ -235,7 +239,6 @@ class VASTBuilder(Builder):
                     context, start, end = _ending_in(template_context(word, setting, v9, config.phrase, config.language), word)
                 rows.append({"id": f"{setting}-{group}-{word}", "word": word, "group": group, "setting": setting, "valence": valence,
                              "valence9": v9, "context": context, "start": start, "end": end, **base})
-        used = {name for test in WEAT_TESTS.values() for name in test} if english else set()
         for name in sorted(used):
             for word in WORD_SETS[name]:
                 context, start, end = _ending_in(template_context(word, "bleached", float("nan"), config.phrase), word)

@@ -187,6 +187,7 @@ class VASTScorer(Scorer):
         self.pairs: list[dict] = []
         self._polar: dict[tuple[str, bool], tuple[np.ndarray, np.ndarray] | None] = {}
         self._best: dict[str, int] = {}
+        self._cache: dict[str, np.ndarray] = {}  # states of probe rows until score() takes them
 
     @property
     def bos_on(self) -> bool:
@@ -255,6 +256,17 @@ class VASTScorer(Scorer):
             self._polar[(source, single)] = (states[chosen["pleasant"]], states[chosen["unpleasant"]])
         return self._polar[(source, single)]
 
+    def _states(self, model, rows: list[dict]) -> np.ndarray:
+        """Pooled hidden states [n, layers + 1, dim] of rows; those the best-layer probe embedded come from its cache."""
+        todo = [r for r in rows if r["id"] not in self._cache]
+        if todo:
+            with _bos(model, self.bos_on):
+                fresh = model.hidden_states([r["context"] for r in todo], [(r["start"], r["end"]) for r in todo], self.opts.pool)
+            got = dict(zip((r["id"] for r in todo), fresh))
+        else:
+            got = {}
+        return np.stack([got[r["id"]] if r["id"] in got else self._cache.pop(r["id"]) for r in rows])
+
     def _best_layer(self, model, setting: str) -> int:
         """The best VAST layer of ``setting``: given, or the argmax on a seeded probe of the run's lexicon words."""
         if self.opts.best_layer is not None:
@@ -267,8 +279,8 @@ class VASTScorer(Scorer):
             if len(probe) < 3:
                 self._best[setting] = self._layer(model)
             else:
-                with _bos(model, self.bos_on):
-                    states = model.hidden_states([r["context"] for r in probe], [(r["start"], r["end"]) for r in probe], self.opts.pool)
+                states = self._states(model, probe)
+                self._cache.update({r["id"]: st for r, st in zip(probe, states)})  # scored once: score() takes them from here
                 vast = _vast(sc_weat(states, *self._polar_states(model, setting, self._single(False))), [r["valence"] for r in probe])
                 self._best[setting] = int(np.nanargmax(vast))
         return self._best[setting]
@@ -277,12 +289,11 @@ class VASTScorer(Scorer):
         for r in items:
             if r["context"][r["start"]:r["end"]].lower() != r["word"].lower():
                 raise DataFormatError(f"row {r['id']}: the word {r['word']!r} is not at {r['start']}:{r['end']} of {r['context']!r}")
-        texts, spans = [r["context"] for r in items], [(r["start"], r["end"]) for r in items]
-        with _bos(model, self.bos_on):
-            states = model.hidden_states(texts, spans, self.opts.pool)  # [n, layers + 1, dim]
-            counts = model.span_token_counts(texts, spans)
         layer = self._layer(model)
         best = {s: self._best_layer(model, s) for s in dict.fromkeys(r["setting"] for r in items)}
+        states = self._states(model, items)  # [n, layers + 1, dim]
+        with _bos(model, self.bos_on):
+            counts = model.span_token_counts([r["context"] for r in items], [(r["start"], r["end"]) for r in items])
         effects: dict[int, list[float]] = {}
         single: dict[int, list[float]] = {}
         for setting in best:
