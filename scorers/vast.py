@@ -206,6 +206,12 @@ class VASTScorer(Scorer):
         self.rows = [r for split in data["default"].values() for r in split]
         self.pairs = [r for split in data["similarity"].values() for r in split] if "similarity" in data else []
 
+    @property
+    def _tokenization_setting(self) -> str:
+        """The tokenization experiment's setting: the option's when the dataset has it, else bleached."""
+        wanted = self.opts.tokenization_setting
+        return wanted if any(r["setting"] == wanted for r in self.rows) else "bleached"
+
     def work_items(self, rows: list[dict]) -> list[dict]:
         self.selected = rows
         return rows
@@ -302,7 +308,7 @@ class VASTScorer(Scorer):
                 continue
             es = sc_weat(states[idx], *self._polar_states(model, setting, self._single(False)))
             effects.update({i: [round(float(v), 6) for v in row] for i, row in zip(idx, es)})
-            if setting == self.opts.tokenization_setting and self._single(True) != self._single(False):
+            if setting == self._tokenization_setting and self._single(True) != self._single(False):
                 polar = self._polar_states(model, setting, True)
                 if polar is not None:
                     es = sc_weat(states[idx], *polar)
@@ -314,8 +320,8 @@ class VASTScorer(Scorer):
                    "effect_sizes": effects.get(i), "vector": encode_vector(states[i, layer])}
             if i in single:
                 rec["effect_sizes_single"] = single[i]
-            if r["group"].startswith("sim:"):  # word similarity: Spearman per layer needs every layer
-                rec["vectors"] = encode_vector(states[i])
+            if r["group"].startswith("sim:") or r["group"] in POLAR:  # every layer: word similarity per layer; polar
+                rec["vectors"] = encode_vector(states[i])  # words serve misaligned isolation at another setting's best layer
             if best[r["setting"]] != layer:
                 rec["best_layer"] = best[r["setting"]]
                 rec["vector_best"] = encode_vector(states[i, best[r["setting"]]])
@@ -341,9 +347,9 @@ class VASTScorer(Scorer):
         isolation = {}
         for setting in layers:
             best = next((r["best_layer"] for r in by_setting[setting] if "best_layer" in r), layer)
-            curves = {"top": self._isolation(by_setting, setting, "vector", k)}
+            curves = {"top": self._isolation(by_setting, setting, "vector", layer, k)}
             if best != layer:
-                curves["best"] = self._isolation(by_setting, setting, "vector_best", k)
+                curves["best"] = self._isolation(by_setting, setting, "vector_best", best, k)
             isolation[setting] = {"layer": layer, "best_layer": best, "argmax_layer": int(np.nanargmax(layers[setting]["vast"])),
                                   **{f"curve_{key}": c for key, c in curves.items()}}
         bleached = isolation.get("bleached", {}).get("curve_top") or []
@@ -394,7 +400,7 @@ class VASTScorer(Scorer):
         return out
 
     def _tokenization(self, by_setting: dict) -> dict:
-        setting = self.opts.tokenization_setting if self.opts.tokenization_setting in by_setting else "bleached"
+        setting = self._tokenization_setting
         lex = [r for r in by_setting.get(setting, []) if r["group"] == "lexicon"]
         key = "effect_sizes_single" if self._single(True) != self._single(False) else "effect_sizes"
         polar = "single-token, equal groups" if self._single(True) else "all polar words"
@@ -411,8 +417,15 @@ class VASTScorer(Scorer):
                 **{name: _vast([r[key] for r in pick(rs)], [r["valence"] for r in pick(rs)]).tolist()
                    for name, rs in (("single", single), ("multi", multi))}}
 
-    def _vectors(self, recs: list[dict], field: str) -> np.ndarray:
-        return np.stack([decode_vector(r.get(field) or r["vector"]) for r in recs])
+    @staticmethod
+    def _vectors(recs: list[dict], field: str, layer: int | None = None) -> np.ndarray:
+        """Vectors of records at ``field`` (vector: the isolation layer, vector_best: the setting's best layer);
+        records that keep every layer (polar and similarity words) give ``layer`` when it is known."""
+        def one(r):
+            if layer is not None and "vectors" in r:
+                return decode_vector(r["vectors"]).reshape(-1, len(decode_vector(r["vector"])))[layer]
+            return decode_vector(r.get(field) or r["vector"])
+        return np.stack([one(r) for r in recs])
 
     def _polar_recs(self, by_setting: dict, setting: str) -> tuple[list[dict], list[dict]]:
         recs = [r for r in by_setting.get("aligned" if setting == "misaligned" else setting, []) if r["group"] in POLAR]
@@ -420,7 +433,7 @@ class VASTScorer(Scorer):
         chosen = select_polar(entries, self.opts.seed) if self._single(False) else select_all(entries)
         return [recs[i] for i in chosen["pleasant"]], [recs[i] for i in chosen["unpleasant"]]
 
-    def _basis(self, by_setting: dict, setting: str, field: str, lex: list[dict], polar: list[dict]) -> np.ndarray:
+    def _basis(self, by_setting: dict, setting: str, field: str, lex: list[dict], polar: list[dict], layer: int | None = None) -> np.ndarray:
         """The PCA basis: ``union`` every word embedded in the setting (and the polar words used), each once;
         ``run`` the scored lexicon words and the chosen polar words."""
         if self.opts.pca_basis == "run":
@@ -430,15 +443,15 @@ class VASTScorer(Scorer):
             if self.faithful:  # VAST.py stacks the polar and dominance/arousal words a second time (weat_arr)
                 twice = {w for name in (*POLAR, *VAD_SETS) for w in WORD_SETS[name]}
                 recs += [r for r in recs if r["word"] in twice]
-        return self._vectors(recs, field)
+        return self._vectors(recs, field, layer)
 
-    def _isolation(self, by_setting: dict, setting: str, field: str, k: int) -> list[float]:
-        """VAST after nullifying the top n PCs of the basis, n = 0..k (Figure 3), at the layer of ``field``."""
+    def _isolation(self, by_setting: dict, setting: str, field: str, layer: int, k: int) -> list[float]:
+        """VAST after nullifying the top n PCs of the basis, n = 0..k (Figure 3), at ``layer`` (``field``)."""
         lex = [r for r in by_setting[setting] if r["group"] == "lexicon"]
         pleasant, unpleasant = self._polar_recs(by_setting, setting)
-        basis = self._basis(by_setting, setting, field, lex, pleasant + unpleasant)
+        basis = self._basis(by_setting, setting, field, lex, pleasant + unpleasant, layer)
         return isolation_curve(self._vectors(lex, field), np.array([r["valence"] for r in lex]),
-                               self._vectors(pleasant, field), self._vectors(unpleasant, field), basis, k)
+                               self._vectors(pleasant, field, layer), self._vectors(unpleasant, field, layer), basis, k)
 
     def _bias(self, by_setting: dict, n: int, k: int) -> dict:
         """WEAT effect sizes and p-values in the bleached setting at ``layer``, before and after nullifying n PCs of
