@@ -227,7 +227,10 @@ class VASTScorer(Scorer):
         return row["word"]  # a word is kept with all its contexts
 
     def always_keep(self, row: dict) -> bool:
-        return row["group"] in POLAR or row["group"].startswith(("weat:", "sim:"))  # every run needs them
+        """Polar, WEAT and similarity words, and the WEAT / dominance / arousal terms of the PCA basis (a fixed few
+        hundred): a sample's basis must not shrink to its lexicon words, whose PC1 is valence itself."""
+        return (row["group"] in POLAR or row["group"].startswith(("weat:", "sim:"))
+                or (row["group"] == "basis" and row["word"] in _WEAT_TERMS))
 
     def _layer(self, model) -> int:
         layer = model.num_layers if self.opts.layer is None else int(self.opts.layer)
@@ -490,6 +493,9 @@ class VASTScorer(Scorer):
         from .vast_report import figures
 
         return figures(summaries, folder)
+
+
+_WEAT_TERMS = frozenset(w for words in WORD_SETS.values() for w in words)
 
 
 def _vast_rows(recs: list[dict]) -> list[dict]:
