@@ -134,12 +134,18 @@ is a word in a context, with the character span of the word: lexicon words with 
 four settings (**bleached** `This is WORD`; **aligned** `It is <very unpleasant ... very pleasant> to
 think about WORD` by the word's valence on 1..9, classes <= 2.5 / 4.0 / 6.0 / 7.5 / above;
 **misaligned** the classes reversed; **random** a window of +-10 tokens around a seeded occurrence in
-a corpus), the WEAT pleasant/unpleasant polar words in every setting, and the WEAT bias-test words
-(Caliskan et al. 2017) in the bleached setting. "think about" follows the authors' code (the paper's
-text says "think of"; `phrase` config). **Offline default:** the VADER lexicon shipped in PyPI
-vaderSentiment (mean of 10 ratings on -4..+4, mapped to 1..9 by v + 5; alphabetic word entries only;
-the paper uses Warriner et al. 2013, ANEW and Bellezza, which users supply as CSV files) and gensim's
-Wikipedia sample for random contexts. Lexicon words with no corpus occurrence have no random context.
+a corpus, multi-word entries searched as token sequences), the polar words of the language in every
+setting, PCA-basis words (`group=basis`: other lexica given as `union_lexica` and the WEAT and
+dominance/arousal terms of the authors' code) in every setting, and the WEAT bias-test words (Caliskan
+et al. 2017) in the bleached setting. "think about" follows the authors' code (the paper's text says
+"think of"; `phrase` config). Seven languages (`language`): polar words from the authors' published
+lists (repeats dropped, first position kept); outside English the bleached setting alone (the
+templates are English), with wordbench's own translation of "This is WORD". **Offline default:** the
+VADER lexicon shipped in PyPI vaderSentiment (mean of 10 ratings on -4..+4, mapped to 1..9 by v + 5;
+alphabetic word entries only; the paper uses Warriner et al. 2013, ANEW and Bellezza, which users supply
+as CSV files) and the `offline-en` corpus (gensim's Wikipedia sample, WordNet glosses and examples,
+gensim's Lee corpus, Ding example sentences; 2.24M tokens) for random contexts. Words with no corpus
+occurrence have no random context; `build` prints the coverage per group.
 """
 
 VAST_CITATION = """\
@@ -245,7 +251,7 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "vast": Benchmark(
         name="vast",
-        version="1.0.0",
+        version="2.0.0",
         summary="Valence of contextual embeddings: per-layer SC-WEAT vs human valence, tokenization, PC nullification, WEAT bias",
         builder_path="wordbench.builders.vast:VASTBuilder",
         scorer_path="wordbench.scorers.vast:VASTScorer",
@@ -253,6 +259,7 @@ REGISTRY: dict[str, Benchmark] = {
         citation=VAST_CITATION,
         paper="wolfe2022",
         license="mit",
+        language=("en", "pt", "zh", "es", "fr", "pl", "tr"),
         task_categories=("feature-extraction",),
         tags=("wordbench", "valence", "embeddings", "weat"),
     ),

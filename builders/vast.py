@@ -1,12 +1,15 @@
 """VAST, the valence-assessing semantics test (Wolfe & Caliskan 2022): lexicon words in four kinds of context.
 
-- bleached: ``This is WORD``;
+- bleached: ``This is WORD`` (other languages: a translation, ``BLEACHED``);
 - aligned: ``It is very unpleasant / unpleasant / neither pleasant nor unpleasant / pleasant / very
   pleasant to think about WORD`` by the word's valence on 1..9 (<= 2.5 / <= 4.0 / <= 6.0 / <= 7.5 / above);
 - misaligned: the same templates with the classes reversed (neutral keeps its own);
-- random: a window of +-10 tokens around a seeded occurrence of the word in a corpus.
-The WEAT pleasant/unpleasant polar words get contexts in every setting (aligned by their lexicon valence,
-else 8.0 / 2.0 as the authors' code), and the WEAT bias-test words get bleached contexts.
+- random: a window of +-10 tokens around a seeded occurrence of the word (or multi-word entry) in a corpus.
+The polar words of the language get contexts in every setting (aligned by their lexicon valence, else 8.0 /
+2.0 as the authors' code), and the WEAT bias-test words bleached ones. The PCA basis of the isolation step is
+the union of every lexicon the run knows and the WEAT terms (the authors' VAST.py): words of ``union_lexica``
+and the WEAT / dominance / arousal word sets that are not scored get contexts in every setting (group
+``basis``; aligned by their valence, else 8 / 2 / 5 for the pleasant / unpleasant / neutral WEAT sets).
 """
 
 from __future__ import annotations
@@ -19,40 +22,59 @@ import datasets
 from .base import Builder
 from .errors import ConfigError
 from .sources.base import SourceInfo, seeded_key
-from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_lines
+from .sources.corpora import GENSIM_WIKI, OFFLINE_EN, corpus_info, iter_corpus_lines
 from .sources.lexica import Lexicon, load_lexicon
-from .vast_words import POLAR, WEAT_TESTS, WORD_SETS
+from .sources.similarity import SimilarityTask, load_similarity
+from .vast_words import LANGUAGES, POLAR, WEAT_TESTS, WORD_SETS, polar_words
 
 SETTINGS = ("bleached", "aligned", "misaligned", "random")
-BLEACHED = "This is WORD"
+TEMPLATE_SETTINGS = ("aligned", "misaligned")  # English templates only (the paper publishes no translation)
+# "This is WORD" (May et al. 2019); the other languages are wordbench's translations, not the authors'.
+BLEACHED = {"en": "This is WORD", "pt": "Isto é WORD", "es": "Esto es WORD", "fr": "C'est WORD", "pl": "To jest WORD",
+            "tr": "Bu WORD", "zh": "这是WORD"}
 CLASS_EDGES = (2.5, 4.0, 6.0, 7.5)  # valence classes 0..4 on the 1-9 scale
 CLASS_PHRASES = ("very unpleasant", "unpleasant", "neither pleasant nor unpleasant", "pleasant", "very pleasant")
 POLAR_DEFAULT_VALENCE = {"pleasant": 8.0, "unpleasant": 2.0}  # polar words missing from the lexicon
+# The authors' embedding_collection.py: WEAT terms without a lexicon valence get 8 / 2 / 5 for the aligned templates.
+WEAT_PLEASANT = ("flower", "instrument", "ea_name", "ea_name_2", "pleasant", "pleasant_2", "young")
+WEAT_UNPLEASANT = ("insect", "weapon", "aa_name", "aa_name_2", "unpleasant", "unpleasant_2", "old")
+PAIR_FEATURES = datasets.Features({
+    "id": datasets.Value("string"),
+    "task": datasets.Value("string"),
+    "word1": datasets.Value("string"),
+    "word2": datasets.Value("string"),
+    "score": datasets.Value("float64"),
+})
 FEATURES = datasets.Features({
     "id": datasets.Value("string"),
     "word": datasets.Value("string"),
-    "group": datasets.Value("string"),  # lexicon | pleasant | unpleasant | weat:<word set>
+    "group": datasets.Value("string"),  # lexicon | pleasant | unpleasant | basis | weat:<word set>
     "setting": datasets.Value("string"),
     "valence": datasets.Value("float64"),  # on the lexicon's scale (NaN when the word is not in it)
     "valence9": datasets.Value("float64"),  # on 1..9, used by the aligned templates
     "context": datasets.Value("string"),
     "start": datasets.Value("int64"),  # character span of the word in the context
     "end": datasets.Value("int64"),
+    "lexicon": datasets.Value("string"),  # the scored lexicon's name (same in every row)
+    "language": datasets.Value("string"),
 })
 
 
 @dataclass
 class Config:
-    lexicon: str = "vader"  # vader | warriner:PATH | anew:PATH | bellezza:PATH | a CSV/TSV/hf: spec with the columns below
+    lexicon: str = "vader"  # vader | warriner:PATH | anew:PATH | bellezza:PATH | imbir:/redondo:/cvaw:/fan:/pt-anew:/turkish:PATH | CSV/TSV/hf:
     word_column: str | None = None
     valence_column: str | None = None
     scale_low: float | None = None
     scale_high: float | None = None
-    settings: str = ",".join(SETTINGS)
+    language: str = "en"  # en | pt | zh | es | fr | pl | tr: polar words (and templates) of that language
+    union_lexica: str = ""  # comma-separated lexicon specs whose words join the PCA basis (paper: warriner, anew, bellezza)
+    settings: str = "auto"  # comma-separated subset of SETTINGS; auto: all four in English, bleached otherwise
     phrase: str = "think about"  # the authors' code; the paper's text says "think of"
-    corpus: str = GENSIM_WIKI  # random contexts: file, folder, hf:ID:CONFIG:SPLIT or gensim-wiki
+    corpus: str = OFFLINE_EN  # random contexts: file, folder, hf:ID:CONFIG:SPLIT, offline-en or gensim-wiki
     text_column: str = "text"
     window: int = 10  # tokens on each side of the word in random contexts
+    similarity: str = ""  # comma-separated ws353:PATH, simlex:PATH, rw:PATH, men:PATH: word-similarity validation (English)
     max_words: int | None = None  # a seeded sample of this many lexicon words
     seed: int = 0
     faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
@@ -66,9 +88,9 @@ def valence_class(valence9: float) -> int:
     return next((c for c, edge in enumerate(CLASS_EDGES) if valence9 <= edge), len(CLASS_EDGES))
 
 
-def template_context(word: str, setting: str, valence9: float, phrase: str) -> str:
+def template_context(word: str, setting: str, valence9: float, phrase: str, language: str = "en") -> str:
     if setting == "bleached":
-        return BLEACHED.replace("WORD", word)
+        return BLEACHED[language].replace("WORD", word)
     c = valence_class(valence9)
     if setting == "misaligned":
         c = len(CLASS_PHRASES) - 1 - c
@@ -80,53 +102,104 @@ def _ending_in(context: str, word: str) -> tuple[str, int, int]:
     return context, len(context) - len(word), len(context)
 
 
-class RandomContexts:
-    """Windows of +-``window`` whitespace tokens around a seeded occurrence of a word (case-insensitive) in a corpus."""
+def weat_valence9(word: str) -> float:
+    """The authors' aligned-template valence of a WEAT term with no lexicon valence: 8 / 2 / 5."""
+    if any(word in WORD_SETS[s] for s in WEAT_PLEASANT):
+        return 8.0
+    return 2.0 if any(word in WORD_SETS[s] for s in WEAT_UNPLEASANT) else 5.0
 
-    def __init__(self, lines: list[str], window: int, seed: int):
-        self.lines = [line.split() for line in lines]
+
+class RandomContexts:
+    """Windows of +-``window`` whitespace tokens around a seeded occurrence of a word or multi-word entry
+    (case-insensitive token sequence) in a corpus. Only the first tokens of ``words`` are indexed."""
+
+    def __init__(self, lines, window: int, seed: int, words):
+        firsts = {w.lower().split()[0] for w in words if w.split()}
+        self.lines: list[list[str]] = []
         self.window, self.seed = window, seed
         self.where: dict[str, list[tuple[int, int]]] = {}
-        for s, tokens in enumerate(self.lines):
-            for t, tok in enumerate(tokens):
-                self.where.setdefault(tok.lower(), []).append((s, t))
+        for line in lines:
+            tokens = line.split()
+            hits = [(t, tok.lower()) for t, tok in enumerate(tokens) if tok.lower() in firsts]
+            if hits:
+                s = len(self.lines)
+                self.lines.append(tokens)
+                for t, low in hits:
+                    self.where.setdefault(low, []).append((s, t))
 
     def __call__(self, word: str) -> tuple[str, int, int] | None:
-        spots = self.where.get(word.lower())
+        parts = word.lower().split()
+        if not parts:
+            return None
+        k = len(parts)
+        spots = [(s, t) for s, t in self.where.get(parts[0], ())
+                 if k == 1 or [x.lower() for x in self.lines[s][t : t + k]] == parts]
         if not spots:
             return None
         s, t = min(spots, key=lambda st: seeded_key(self.seed, f"{word}:{st[0]}:{st[1]}"))
         tokens = self.lines[s]
-        left, right = tokens[max(0, t - self.window) : t], tokens[t + 1 : t + 1 + self.window]
+        left, right = tokens[max(0, t - self.window) : t], tokens[t + k : t + k + self.window]
         start = len(" ".join(left)) + (1 if left else 0)
-        return " ".join(left + [tokens[t]] + right), start, start + len(tokens[t])
+        found = " ".join(tokens[t : t + k])
+        return " ".join(left + [found] + right), start, start + len(found)
 
 
 class VASTBuilder(Builder):
     name = "vast"
-    version = "1.0.0"
+    version = "2.0.0"
     Config = Config
 
     def _lexicon(self, config: Config) -> Lexicon:
         scale = None if config.scale_low is None or config.scale_high is None else (config.scale_low, config.scale_high)
-        return load_lexicon(config.lexicon, config.word_column, config.valence_column, scale)
+        lex = load_lexicon(config.lexicon, config.word_column, config.valence_column, scale)
+        self._check_language(config, lex)
+        return lex
+
+    @staticmethod
+    def _check_language(config: Config, lex: Lexicon) -> None:
+        if config.language not in LANGUAGES:
+            raise ConfigError(f"language must be one of {', '.join(LANGUAGES)} (the paper's seven languages)")
+        if lex.language is not None and lex.language != config.language:
+            raise ConfigError(f"lexicon {lex.name} is {LANGUAGES[lex.language]} but the polar words are {LANGUAGES[config.language]}: "
+                              f"set language={lex.language}")
+
+    def _union(self, config: Config) -> list[Lexicon]:
+        out = []
+        for spec in (s.strip() for s in config.union_lexica.split(",") if s.strip()):
+            lex = load_lexicon(spec)
+            self._check_language(config, lex)
+            out.append(lex)
+        return out
 
     def _settings(self, config: Config) -> list[str]:
+        if config.settings == "auto":
+            return list(SETTINGS) if config.language == "en" else ["bleached"]
         settings = [s.strip() for s in config.settings.split(",") if s.strip()]
         bad = [s for s in settings if s not in SETTINGS]
         if bad or not settings:
-            raise ConfigError(f"settings must be a comma-separated subset of {', '.join(SETTINGS)}")
+            raise ConfigError(f"settings must be auto or a comma-separated subset of {', '.join(SETTINGS)}")
+        if config.language != "en" and set(settings) & set(TEMPLATE_SETTINGS):
+            raise ConfigError(f"the aligned and misaligned templates exist in English only (the paper publishes no translation): "
+                              f"use settings=bleached (or bleached,random with a {LANGUAGES[config.language]} corpus) for language={config.language}")
+        if config.language != "en" and "random" in settings and config.corpus in (OFFLINE_EN, GENSIM_WIKI):
+            raise ConfigError(f"random contexts for language={config.language} need a {LANGUAGES[config.language]} corpus (corpus=FILE|FOLDER|hf:ID)")
         return settings
 
+    def _similarity(self, config: Config) -> list[SimilarityTask]:
+        tasks = [load_similarity(spec.strip()) for spec in config.similarity.split(",") if spec.strip()]
+        if tasks and config.language != "en":
+            raise ConfigError("the word-similarity tasks are English: use them with language=en")
+        return tasks
+
     def sources(self, config: Config) -> list[SourceInfo]:
-        out = [self._lexicon(config).info]
+        out = [self._lexicon(config).info] + [lex.info for lex in self._union(config)] + [t.info for t in self._similarity(config)]
         if "random" in self._settings(config):
             out.append(corpus_info(config.corpus, config.text_column, "random contexts"))
         return out
 
     def build(self, config: Config, progress: bool = False) -> dict[str, datasets.DatasetDict]:
         settings = self._settings(config)
-        lexicon = self._lexicon(config)
+        lexicon, union = self._lexicon(config), self._union(config)
         if lexicon.duplicates:
             warnings.warn(f"lexicon {lexicon.name}: {len(lexicon.duplicates)} duplicate word(s), first rating kept: "
                           + ", ".join(lexicon.duplicates[:10]), stacklevel=2)
@@ -134,50 +207,87 @@ class VASTBuilder(Builder):
         if config.max_words is not None and config.max_words < len(words):
             keep = set(sorted(words, key=lambda w: seeded_key(config.seed, w))[: config.max_words])
             words = [w for w in words if w in keep]
-        entries = [(w, "lexicon", lexicon.valence[w], round(lexicon.nine_point(w), 6)) for w in words]
-        for pole in POLAR:
-            for w in WORD_SETS[pole]:
-                known = w in lexicon.valence
-                entries.append((w, pole, lexicon.valence[w] if known else float("nan"),
-                                round(lexicon.nine_point(w), 6) if known else POLAR_DEFAULT_VALENCE[pole]))
-        random = RandomContexts(list(iter_corpus_lines(config.corpus, config.text_column)), config.window, config.seed) \
-            if "random" in settings else None
+        known = [lexicon, *union]
 
+        def valence9(word: str, default: float) -> float:
+            return next((round(lex.nine_point(word), 6) for lex in known if word in lex.valence), default)
+
+        entries = [(w, "lexicon", lexicon.valence[w], round(lexicon.nine_point(w), 6)) for w in words]
+        polar = polar_words(config.language)
+        for pole in POLAR:
+            for w in polar[pole]:
+                entries.append((w, pole, lexicon.valence.get(w, float("nan")), valence9(w, POLAR_DEFAULT_VALENCE[pole])))
+        taken = {w for w, *_ in entries}
+        english = config.language == "en"
+        basis = [w for lex in union for w in lex.valence] + ([w for ws in WORD_SETS.values() for w in ws] if english else [])
+        for w in dict.fromkeys(basis):
+            if w not in taken:
+                entries.append((w, "basis", float("nan"), valence9(w, weat_valence9(w))))
+        random = (RandomContexts(iter_corpus_lines(config.corpus, config.text_column), config.window, config.seed,
+                                 [w for w, *_ in entries]) if "random" in settings else None)
+
+        base = {"lexicon": lexicon.name, "language": config.language}
+        used = {name for test in WEAT_TESTS.values() for name in test} if english else set()
+        weat_words = {w for name in used for w in WORD_SETS[name]}
         rows = []
         for setting in settings:
-            for word, group, valence, valence9 in entries:
+            for word, group, valence, v9 in entries:
+                if setting == "bleached" and group == "basis" and word in weat_words:
+                    continue  # embedded as a WEAT row in this setting: the union basis takes it from there
                 if setting == "random":
                     found = random(word)
                     if found is None:
                         continue
                     context, start, end = found
                 else:
-                    context, start, end = _ending_in(template_context(word, setting, valence9, config.phrase), word)
+                    context, start, end = _ending_in(template_context(word, setting, v9, config.phrase, config.language), word)
                 rows.append({"id": f"{setting}-{group}-{word}", "word": word, "group": group, "setting": setting, "valence": valence,
-                             "valence9": valence9, "context": context, "start": start, "end": end})
-        used = {name for test in WEAT_TESTS.values() for name in test}
+                             "valence9": v9, "context": context, "start": start, "end": end, **base})
         for name in sorted(used):
             for word in WORD_SETS[name]:
                 context, start, end = _ending_in(template_context(word, "bleached", float("nan"), config.phrase), word)
                 rows.append({"id": f"weat-{name}-{word}", "word": word, "group": f"weat:{name}", "setting": "bleached",
-                             "valence": float("nan"), "valence9": float("nan"), "context": context, "start": start, "end": end})
-        return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
+                             "valence": float("nan"), "valence9": float("nan"), "context": context, "start": start, "end": end, **base})
+        out = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
+        tasks = self._similarity(config)
+        if tasks:  # each task's words in the bleached setting; the pairs in their own config
+            pairs = []
+            for task in tasks:
+                for word in dict.fromkeys(w for a, b, _ in task.pairs for w in (a, b)):
+                    context, start, end = _ending_in(template_context(word, "bleached", float("nan"), config.phrase), word)
+                    rows.append({"id": f"sim-{task.name}-{word}", "word": word, "group": f"sim:{task.name}", "setting": "bleached",
+                                 "valence": float("nan"), "valence9": float("nan"), "context": context, "start": start, "end": end, **base})
+                pairs += [{"id": f"{task.name}-{n:05d}", "task": task.name, "word1": a, "word2": b, "score": score}
+                          for n, (a, b, score) in enumerate(task.pairs, 1)]
+            out["default"] = datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})
+            out["similarity"] = datasets.DatasetDict({"test": datasets.Dataset.from_list(pairs, features=PAIR_FEATURES)})
+        return out
 
     def summary(self, data: dict[str, datasets.DatasetDict]) -> str:
         ds = data["default"]["test"]
         counts: dict[tuple[str, str], int] = {}
         for setting, group in zip(ds["setting"], ds["group"]):
-            key = (setting, "weat" if group.startswith("weat:") else group)
+            key = (setting, group.split(":")[0] if ":" in group else group)
             counts[key] = counts.get(key, 0) + 1
         settings = list(dict.fromkeys(ds["setting"]))
-        lines = ["| setting | lexicon words | pleasant | unpleasant | WEAT words |", "|---|---|---|---|---|"]
+        groups = ("lexicon", "pleasant", "unpleasant", "basis", "weat", "sim")
+        lexicon, language = (ds[0]["lexicon"], ds[0]["language"]) if len(ds) else ("", "")
+        lines = [f"Lexicon {lexicon}, language {language}.", "",
+                 "| setting | lexicon words | pleasant | unpleasant | basis words | WEAT words | similarity words |", "|---|---|---|---|---|---|---|"]
         for s in settings:
-            lines.append(f"| {s} | {counts.get((s, 'lexicon'), 0)} | {counts.get((s, 'pleasant'), 0)} | {counts.get((s, 'unpleasant'), 0)} | "
-                         f"{counts.get((s, 'weat'), 0)} |")
+            lines.append(f"| {s} | " + " | ".join(str(counts.get((s, g), 0)) for g in groups) + " |")
         if "random" in settings:
-            lexicon = {w for w, g in zip(ds["word"], ds["group"]) if g == "lexicon"}
+            lines += ["", "Random-context coverage (words with a corpus occurrence):", ""]
+            for group in groups[:4]:
+                every = {w for w, g, s in zip(ds["word"], ds["group"], ds["setting"]) if g == group and s != "random"}
+                found = {w for w, g, s in zip(ds["word"], ds["group"], ds["setting"]) if g == group and s == "random"}
+                if every:
+                    multi = {w for w in every if " " in w}
+                    lines.append(f"- {group}: {len(found)}/{len(every)} ({100 * len(found) / len(every):.1f}%)"
+                                 + (f"; multi-word entries {len(found & multi)}/{len(multi)}" if multi else ""))
+            lexicon_words = {w for w, g in zip(ds["word"], ds["group"]) if g == "lexicon"}
             found = {w for w, g, s in zip(ds["word"], ds["group"], ds["setting"]) if g == "lexicon" and s == "random"}
-            missing = sorted(lexicon - found)
+            missing = sorted(lexicon_words - found)
             if missing:
                 lines += ["", f"{len(missing)} lexicon words have no occurrence in the corpus (no random context): "
                           + ", ".join(missing[:30]) + (" ..." if len(missing) > 30 else "")]

@@ -29,11 +29,51 @@ WORD_SETS: dict[str, tuple[str, ...]] = {
     "permanent": ("stable", "always", "constant", "persistent", "chronic", "prolonged", "forever",),
     "mental": ("sad", "hopeless", "gloomy", "tearful", "miserable", "depressed",),
     "physical": ("sick", "illness", "influenza", "disease", "virus", "cancer",),
+    # Dominance / arousal poles of the authors' code: part of the PCA basis (VAST.py), never scored.
+    "dominant": ("advantage", "authority", "bravery", "capable", "champion", "command", "confident", "control", "dominant", "fame", "glory", "honor", "king", "leader", "master", "mighty", "power", "respect", "rule", "strong", "success", "superior", "triumph", "victory", "win",),
+    "submissive": ("afraid", "coward", "defeat", "disadvantage", "disappointment", "distressed", "embarrassed", "failure", "fearful", "feeble", "helpless", "humiliate", "impotence", "inferior", "insecure", "lonely", "meek", "nervous", "panic", "shame", "shy", "subordinate", "timid", "victim", "weak",),
+    "arousal": ("alert", "anger", "aroused", "assault", "danger", "desire", "ecstasy", "erotic", "excitement", "fight", "flirt", "infatuation", "intruder", "laughter", "lust", "murder", "passion", "rage", "scream", "sex", "startled", "surprise", "terror", "thrill", "violent",),
+    "indifference": ("bland", "bored", "comfort", "cozy", "dull", "gentle", "indifferent", "leisure", "peace", "placid", "plain", "polite", "protected", "quiet", "relaxed", "reserved", "safe", "secure", "sleep", "slow", "solemn", "soothing", "subdued", "tired", "weary",),
     "young": ("Tiffany", "Michelle", "Cindy", "Kristy", "Brad", "Eric", "Joey", "Billy",),
     "old": ("Ethel", "Bernice", "Gertrude", "Agnes", "Cecil", "Wilbert", "Mortimer", "Edgar",),
 }
 
+# The polar words of the seven-language appendix as published (wolferobert3/vast_aaai_2022,
+# "Seven Languages Polar Attribute Words - Valence.txt"): comma-separated, repeats and stray spaces included.
+# ``polar_words`` applies the rule that makes sets of them.
+PUBLISHED_POLAR: dict[str, dict[str, str]] = {
+    "pt": {
+        "pleasant": 'carícia, liberdade, saúde, amor, diploma, paz, prazer, alegrar, amigo, céu, leal, diamante, gentil, honesto, sortudo, arco-íris, prenda, honra, milagre, amanhecer, família, feliz, riso, paraíso, férias',
+        "unpleasant": 'maus-tratos, colisão, imundíce, assassinato, enfermidade, acidente, morte, tristeza, veneno, fedor, assalto, desastre, ódio, tragédia, poluir, divórcio, cadeia, pobreza, feio, cancro, matar, divórcio, cadeia, pobreza, feio, cancro, matar, podre, vómito, agonia, prisão',
+    },
+    "zh": {
+        "pleasant": '抚摸, 自由, 健康, 爱, 和平, 欢呼, 朋友, 天堂, 忠诚, 乐趣, 钻石, 温和, 诚实, 幸运, 彩虹, 文凭',
+        "unpleasant": '滥用, 崩溃, 污秽, 谋杀, 疾病, 事故, 死亡, 悲痛, 毒, 臭, 突击, 灾害, 仇恨, 污染, 悲剧, 离婚, 监狱, 贫穷, 丑陋, 癌症, 杀, 烂, 呕吐, 痛苦, 监狱',
+    },
+    "es": {
+        "pleasant": 'caricia, libertad, salud, amor, diploma, paz, placer, ánimo, amigo, cielo, leal, diamante, delicado, honesto, afortunado, arco-iris, obsequio, honor, milagro, amanecer, familia, feliz',
+        "unpleasant": 'maltrato, choque, inmundicia, asesinato, enfermedad, accidente, muerte, pena, ponzoña, hedor, asalto, desastre, odio, contaminar, tragedia, divorcio, cárcel, pobreza, feo, cáncer, matar, podrido, vómito, agonía, prisión',
+    },
+    "fr": {
+        "pleasant": 'caresse, liberté, santé, amour, paix, joie, ami, ciel, loyal, plaisir, diamant, doux, honnête, chanceux, arc en ciel, diplôme, cadeau, honneur, miracle, lever du soleil, famille, heureux, rire, paradis, vacances',
+        "unpleasant": 'abus, crash, saleté, meurtre, maladie, accident, mort, chagrin, poison, puanteur, agression, catastrophe, haine, polluer, tragédie, divorce, prison, pauvreté, laid, cancer, tuer, pourri, vomir, agonie, prison',
+    },
+    "pl": {
+        "pleasant": 'pieszczota, swoboda, zdrowie, miłość, dyplom, pokój, przyjemność, dopingować, przyjaciel, niebiosa, wierny, diament, delikatny, uczciwy, fartowny, tęcza, podarunek, honor, cud, rodzina, szczęśliwy, śmiech, raj, wakacje, świt',
+        "unpleasant": 'nadużycie, wypadek, brud, zabójstwo, choroba, awaria, śmierć, smutek, trucizna, smród, atak, katastrofa, nienawiść, zanieczyszczać, tragedia, rozwód, więzienie, bieda, brzydki, rak, zgniły, wymiociny, agonia, areszt, zło',
+    },
+    "tr": {
+        "pleasant": 'okşamak, özgürlük, sağlık, sevgi, barış, neşe, arkadaş, sadık, keyif, pırlanta, kibar, dürüst, şanslı, gökkuşağı, hediye, onur, mucize, gündoğumu, aile, mutlu, kahkaha, cennet, tatil',
+        "unpleasant": 'istismar, çarpmak, pislik, cinayet, hastalık, ölüm , üzüntü, zehir, kokuşmuş, saldırı, felaket, nefret, kirletmek, facia, boşanmak, hapishane, fakirlik, çirkin, kanser, öldürmek, çürümüş, kusmuk, ızdırap, sancı, cezaevi',
+    },
+    "en": {
+        "pleasant": 'caress, freedom, health, love, peace, cheer, friend, heaven, loyal, pleasure, diamond, gentle, honest, lucky, rainbow, diploma, gift, honor, miracle, sunrise, family, happy, laughter, paradise, vacation',
+        "unpleasant": 'abuse, crash, filth, murder, sickness, accident, death, grief, poison, stink, assault, disaster, hatred, pollute, tragedy, divorce, jail, poverty, ugly, cancer, kill, rotten, vomit, agony, prison',
+    },
+}
+
 POLAR = ("pleasant", "unpleasant")  # the WEAT valence poles of SC-WEAT
+VAD_SETS = ("dominant", "submissive", "arousal", "indifference")  # in the PCA basis only
 
 # Caliskan et al. (2017) WEAT 1-10: target sets X, Y and attribute sets A, B.
 WEAT_TESTS: dict[str, tuple[str, str, str, str]] = {
@@ -48,3 +88,18 @@ WEAT_TESTS: dict[str, tuple[str, str, str, str]] = {
     "mental/physical disease, temporary/permanent": ("mental", "physical", "temporary", "permanent"),
     "young/old names, pleasant/unpleasant": ("young", "old", "pleasant_2", "unpleasant_2"),
 }
+
+LANGUAGES = {"en": "English", "pt": "Portuguese", "zh": "Chinese", "es": "Spanish", "fr": "French", "pl": "Polish", "tr": "Turkish"}
+
+
+def polar_words(language: str = "en") -> dict[str, tuple[str, ...]]:
+    """The pleasant and unpleasant polar words of ``language`` by the published lists and one rule: entries are
+    split at commas and stripped (inner spaces collapsed), a repeat keeps its first position, multi-word entries
+    ("arc en ciel") stay one entry, and the poles keep their published sizes (Chinese 16 vs 24)."""
+    if language not in PUBLISHED_POLAR:
+        raise KeyError(language)
+    out = {}
+    for pole in POLAR:
+        words = (" ".join(w.split()) for w in PUBLISHED_POLAR[language][pole].split(","))
+        out[pole] = tuple(dict.fromkeys(w for w in words if w))
+    return out

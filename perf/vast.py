@@ -52,7 +52,7 @@ def main():
     rows = sorted(rows, key=lambda r: seeded_key(0, r["id"]))[: args.words]
     valence = np.array([r["valence"] for r in rows])
 
-    scorer = VASTScorer()
+    scorer = VASTScorer(polar_filter="all", best_layer=0)  # the baseline below uses single-token polar words
     scorer.prepare(data)
     start = time.perf_counter()
     fast = np.array([r["effect_sizes"] for r in scorer.score(model, rows)])

@@ -4,14 +4,19 @@ Each context goes through the model once with all hidden states (layer 0 = embed
 after the final layer norm where the model has one); the word's subword states are pooled (default
 last). SC-WEAT effect size of word w at layer l, with polar sets A (pleasant) and B (unpleasant):
 (mean cos(w, A) - mean cos(w, B)) / std_{x in A u B} cos(w, x) (ddof=1); the VAST score of a layer is
-the Pearson r of the effect sizes with the lexicon's valence. Polar words count only where the model
-keeps them one token, and the larger group is cut to the smaller's size (seeded). Misaligned contexts
-use the aligned polar embeddings. The math is vectorized over words x polar words x layers.
+the Pearson r of the effect sizes with the lexicon's valence. As the paper's text, only the tokenization
+experiment keeps single-token polar words with the larger group cut to the smaller's size (seeded);
+``polar_filter`` changes that. Misaligned contexts use the aligned polar embeddings. Semantic isolation
+(Mu & Viswanath 2018) mean-centres and nullifies the top principal components of the union of every
+word the run embeds in the setting (lexica, polar and WEAT terms: the authors' VAST.py), at the top
+layer and at the best VAST layer; the bias tests project the WEAT vectors with the same basis, at the
+paper's n = round(d / 100). The math is vectorized over words x polar words x layers.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +25,7 @@ import numpy as np
 from wordbench.builders.errors import ConfigError, DataFormatError
 from wordbench.builders.sources.base import seeded_key
 from wordbench.builders.vast import SETTINGS
-from wordbench.builders.vast_words import POLAR, WEAT_TESTS
+from wordbench.builders.vast_words import POLAR, VAD_SETS, WEAT_TESTS, WORD_SETS
 
 from . import stats
 from .base import Scorer
@@ -32,11 +37,19 @@ from .models.base import POOLS
 class Options:
     pool: str = "last"  # first | last | mean | max over the word's subword tokens
     layer: int | None = None  # layer of the isolation curve and the bias tests (default: top)
+    best_layer: int | None = None  # second isolation layer (default: the best VAST layer of each setting, found on a probe)
+    probe_words: int = 1000  # lexicon words (seeded sample) the best layer is found on
     max_pcs: int = 12  # the isolation curve removes 0..max_pcs principal components
-    null_pcs: int | None = None  # PCs removed before the bias tests (default: the best n on the bleached curve)
+    null_pcs: str = "paper"  # PCs nullified for Table 1 and the bias tests: paper (round(d/100)) | best (may be 0) | N
+    pca_basis: str = "union"  # union: every word the run embeds in the setting (authors' code) | run: lexicon + polar words
+    polar_filter: str = "tokenization"  # single-token, equalized polar words in: tokenization (paper) | all | none
+    bos: str = "auto"  # causal models: auto (BOS prepended; none under --faithful) | none
     tokenization_setting: str = "random"
     n_resamples: int = 9999  # WEAT permutation test
     seed: int = 0
+
+
+CHOICES = {"null_pcs": None, "pca_basis": ("union", "run"), "polar_filter": ("tokenization", "all", "none"), "bos": ("auto", "none")}
 
 
 # --- the math -------------------------------------------------------------------------------------
@@ -75,16 +88,42 @@ def nullify(vectors: np.ndarray, mean: np.ndarray, components: np.ndarray) -> np
     return centred - centred @ components.T @ components
 
 
-def weat(x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray, n_resamples: int, seed: int) -> tuple[float, float]:
-    """WEAT effect size d (sample std) and the one-sided permutation p of Caliskan et al. (2017); vectors [n, d]."""
+def weat_scores(x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """WEAT effect size d (sample std) and the association scores s(x, A, B), s(y, A, B); vectors [n, d]."""
     def assoc(w):
         w, au, bu = _unit(w), _unit(a), _unit(b)
         return (w @ au.T).mean(1) - (w @ bu.T).mean(1)
 
     sx, sy = assoc(x), assoc(y)
-    d = (sx.mean() - sy.mean()) / np.concatenate([sx, sy]).std(ddof=1)
-    p = stats.mean_difference_test(sx, sy, n_resamples, seed, alternative="greater").pvalue
-    return float(d), float(p)
+    return float((sx.mean() - sy.mean()) / np.concatenate([sx, sy]).std(ddof=1)), sx, sy
+
+
+def weat(x: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray, n_resamples: int, seed: int) -> tuple[float, float]:
+    """WEAT effect size d (sample std) and the one-sided permutation p of Caliskan et al. (2017); vectors [n, d]."""
+    d, sx, sy = weat_scores(x, y, a, b)
+    return d, float(stats.mean_difference_test(sx, sy, n_resamples, seed, alternative="greater").pvalue)
+
+
+def paper_pcs(dim: int) -> int:
+    """Mu & Viswanath's n = d / 100 (8 for GPT-2's 768 dimensions)."""
+    return int(round(dim / 100))
+
+
+def isolation_curve(words, valence, a, b, basis, k: int) -> list[float]:
+    """VAST of ``words`` [n, d] after mean-centring and nullifying the top n PCs of ``basis``, n = 0..k."""
+    k = min(k, min(basis.shape) - 1)
+    mean, comps = top_components(basis, k)
+    return [float(pearson_by_layer(sc_weat(*(nullify(x, mean, comps[:n])[:, None] for x in (words, a, b))), valence)[0])
+            for n in range(k + 1)]
+
+
+def select_all(entries: list[tuple[str, str, int]]) -> dict[str, list[int]]:
+    """Every polar word of each pole, whatever its token count."""
+    chosen = {pole: [i for i, (_, g, _n) in enumerate(entries) if g == pole] for pole in POLAR}
+    empty = [p for p in POLAR if not chosen[p]]
+    if empty:
+        raise ModelError(f"the dataset has no {' or '.join(empty)} polar word")
+    return chosen
 
 
 def select_polar(entries: list[tuple[str, str, int]], seed: int) -> dict[str, list[int]]:
@@ -111,6 +150,20 @@ def decode_vector(s: str) -> np.ndarray:
 # --- the scorer -----------------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def _bos(model, on: bool):
+    """Encode without the BOS a causal model otherwise prepends (``bos=none``)."""
+    old = getattr(model, "add_bos", None)
+    if old is None or on:
+        yield
+        return
+    model.add_bos = False
+    try:
+        yield
+    finally:
+        model.add_bos = old
+
+
 class VASTScorer(Scorer):
     name = "vast"
     families = ("causal", "masked", "encoder", "seq2seq")
@@ -119,25 +172,54 @@ class VASTScorer(Scorer):
 
     def __init__(self, **options):
         super().__init__(**options)
-        if self.opts.pool not in POOLS:
+        o = self.opts
+        if o.pool not in POOLS:
             raise ConfigError(f"vast: pool must be one of {', '.join(POOLS)}")
-        if self.opts.tokenization_setting not in SETTINGS:
+        if o.tokenization_setting not in SETTINGS:
             raise ConfigError(f"vast: tokenization_setting must be one of {', '.join(SETTINGS)}")
+        for key, allowed in CHOICES.items():
+            if allowed and getattr(o, key) not in allowed:
+                raise ConfigError(f"vast: {key} must be one of {', '.join(allowed)}")
+        if str(o.null_pcs) not in ("paper", "best") and not str(o.null_pcs).isdigit():
+            raise ConfigError("vast: null_pcs must be paper, best or a number of components")
         self.rows: list[dict] = []
-        self._polar: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self.selected: list[dict] = []
+        self.pairs: list[dict] = []
+        self._polar: dict[tuple[str, bool], tuple[np.ndarray, np.ndarray] | None] = {}
+        self._best: dict[str, int] = {}
+        self._cache: dict[str, np.ndarray] = {}  # states of probe rows until score() takes them
+
+    @property
+    def bos_on(self) -> bool:
+        return self.opts.bos == "auto" and not self.faithful
 
     @property
     def settings(self) -> dict[str, object]:
         o = self.opts
-        return {"pool": o.pool, "layer": "top" if o.layer is None else o.layer, "max_pcs": o.max_pcs,
-                "null_pcs": "best" if o.null_pcs is None else o.null_pcs, "tokenization_setting": o.tokenization_setting,
+        return {"pool": o.pool, "layer": "top" if o.layer is None else o.layer,
+                "best_layer": f"probe{o.probe_words}" if o.best_layer is None else o.best_layer, "max_pcs": o.max_pcs,
+                "null_pcs": o.null_pcs, "pca_basis": o.pca_basis, "polar_filter": o.polar_filter,
+                "bos": "none" if not self.bos_on else "auto", "tokenization_setting": o.tokenization_setting,
                 "n_resamples": o.n_resamples, "seed": o.seed}
 
     def prepare(self, data: dict) -> None:
         self.rows = [r for split in data["default"].values() for r in split]
+        self.pairs = [r for split in data["similarity"].values() for r in split] if "similarity" in data else []
+
+    @property
+    def _tokenization_setting(self) -> str:
+        """The tokenization experiment's setting: the option's when the dataset has it, else bleached."""
+        wanted = self.opts.tokenization_setting
+        return wanted if any(r["setting"] == wanted for r in self.rows) else "bleached"
+
+    def work_items(self, rows: list[dict]) -> list[dict]:
+        self.selected = rows
+        return rows
 
     def stratum(self, row: dict) -> object:
-        """--limit samples lexicon words by valence class (the aligned templates' five classes)."""
+        """--limit samples lexicon words by valence class (the aligned templates' five classes); basis words apart."""
+        if row["group"] == "basis":
+            return "basis"
         v = row["valence9"]
         return None if not np.isfinite(v) else sum(v > c for c in (2.5, 4.0, 6.0, 7.5))
 
@@ -145,7 +227,10 @@ class VASTScorer(Scorer):
         return row["word"]  # a word is kept with all its contexts
 
     def always_keep(self, row: dict) -> bool:
-        return row["group"] != "lexicon"  # polar and WEAT words: every run needs them
+        """Polar, WEAT and similarity words, and the WEAT / dominance / arousal terms of the PCA basis (a fixed few
+        hundred): a sample's basis must not shrink to its lexicon words, whose PC1 is valence itself."""
+        return (row["group"] in POLAR or row["group"].startswith(("weat:", "sim:"))
+                or (row["group"] == "basis" and row["word"] in _WEAT_TERMS))
 
     def _layer(self, model) -> int:
         layer = model.num_layers if self.opts.layer is None else int(self.opts.layer)
@@ -153,38 +238,98 @@ class VASTScorer(Scorer):
             raise ConfigError(f"vast: layer must be between 0 and {model.num_layers}")
         return layer
 
-    def _polar_states(self, model, setting: str) -> tuple[np.ndarray, np.ndarray]:
-        """Pooled states of the selected pleasant and unpleasant words in ``setting`` (misaligned: aligned)."""
+    def _single(self, tokenization: bool) -> bool:
+        """Whether the polar words are cut to single-token, equal groups (main scores or the tokenization experiment)."""
+        return self.opts.polar_filter == "all" or (tokenization and self.opts.polar_filter == "tokenization")
+
+    def _polar_states(self, model, setting: str, single: bool):
+        """Pooled states of the chosen pleasant and unpleasant words in ``setting`` (misaligned: aligned);
+        None when ``single`` and the model keeps no polar word of a pole one token."""
         source = "aligned" if setting == "misaligned" else setting
-        if source not in self._polar:
+        if (source, single) not in self._polar:
             rows = [r for r in self.rows if r["setting"] == source and r["group"] in POLAR]
             if not rows:
                 raise ConfigError(f"the dataset has no polar-word contexts for the {source} setting")
             texts, spans = [r["context"] for r in rows], [(r["start"], r["end"]) for r in rows]
-            counts = model.span_token_counts(texts, spans)
-            chosen = select_polar([(r["word"], r["group"], n) for r, n in zip(rows, counts)], self.opts.seed)
-            states = model.hidden_states(texts, spans, self.opts.pool)
-            self._polar[source] = (states[chosen["pleasant"]], states[chosen["unpleasant"]])
-        return self._polar[source]
+            with _bos(model, self.bos_on):
+                counts = model.span_token_counts(texts, spans)
+                entries = [(r["word"], r["group"], n) for r, n in zip(rows, counts)]
+                try:
+                    chosen = select_polar(entries, self.opts.seed) if single else select_all(entries)
+                except ModelError:
+                    if not single or self.opts.polar_filter == "all":
+                        raise
+                    self._polar[(source, single)] = None
+                    return None
+                states = model.hidden_states(texts, spans, self.opts.pool)
+            self._polar[(source, single)] = (states[chosen["pleasant"]], states[chosen["unpleasant"]])
+        return self._polar[(source, single)]
+
+    def _states(self, model, rows: list[dict]) -> np.ndarray:
+        """Pooled hidden states [n, layers + 1, dim] of rows; those the best-layer probe embedded come from its cache."""
+        todo = [r for r in rows if r["id"] not in self._cache]
+        if todo:
+            with _bos(model, self.bos_on):
+                fresh = model.hidden_states([r["context"] for r in todo], [(r["start"], r["end"]) for r in todo], self.opts.pool)
+            got = dict(zip((r["id"] for r in todo), fresh))
+        else:
+            got = {}
+        return np.stack([got[r["id"]] if r["id"] in got else self._cache.pop(r["id"]) for r in rows])
+
+    def _best_layer(self, model, setting: str) -> int:
+        """The best VAST layer of ``setting``: given, or the argmax on a seeded probe of the run's lexicon words."""
+        if self.opts.best_layer is not None:
+            if not 0 <= int(self.opts.best_layer) <= model.num_layers:
+                raise ConfigError(f"vast: best_layer must be between 0 and {model.num_layers}")
+            return int(self.opts.best_layer)
+        if setting not in self._best:
+            lex = [r for r in (self.selected or self.rows) if r["setting"] == setting and r["group"] == "lexicon"]
+            probe = sorted(lex, key=lambda r: seeded_key(self.opts.seed, r["id"]))[: self.opts.probe_words]
+            if len(probe) < 3:
+                self._best[setting] = self._layer(model)
+            else:
+                states = self._states(model, probe)
+                self._cache.update({r["id"]: st for r, st in zip(probe, states)})  # scored once: score() takes them from here
+                vast = _vast(sc_weat(states, *self._polar_states(model, setting, self._single(False))), [r["valence"] for r in probe])
+                self._best[setting] = int(np.nanargmax(vast))
+        return self._best[setting]
 
     def score(self, model, items: list[dict]) -> list[dict]:
         for r in items:
             if r["context"][r["start"]:r["end"]].lower() != r["word"].lower():
                 raise DataFormatError(f"row {r['id']}: the word {r['word']!r} is not at {r['start']}:{r['end']} of {r['context']!r}")
-        texts, spans = [r["context"] for r in items], [(r["start"], r["end"]) for r in items]
-        states = model.hidden_states(texts, spans, self.opts.pool)  # [n, layers + 1, dim]
-        counts = model.span_token_counts(texts, spans)
         layer = self._layer(model)
+        best = {s: self._best_layer(model, s) for s in dict.fromkeys(r["setting"] for r in items)}
+        states = self._states(model, items)  # [n, layers + 1, dim]
+        with _bos(model, self.bos_on):
+            counts = model.span_token_counts([r["context"] for r in items], [(r["start"], r["end"]) for r in items])
         effects: dict[int, list[float]] = {}
-        for setting in dict.fromkeys(r["setting"] for r in items):
+        single: dict[int, list[float]] = {}
+        for setting in best:
             idx = [i for i, r in enumerate(items) if r["setting"] == setting and r["group"] == "lexicon"]
-            if idx:
-                es = sc_weat(states[idx], *self._polar_states(model, setting))
-                effects.update({i: [round(float(v), 6) for v in row] for i, row in zip(idx, es)})
-        return [{"id": r["id"], "word": r["word"], "group": r["group"], "setting": r["setting"],
-                 "valence": r["valence"] if np.isfinite(r["valence"]) else None,
-                 "tokens": n, "effect_sizes": effects.get(i), "vector": encode_vector(states[i, layer])}
-                for i, (r, n) in enumerate(zip(items, counts))]
+            if not idx:
+                continue
+            es = sc_weat(states[idx], *self._polar_states(model, setting, self._single(False)))
+            effects.update({i: [round(float(v), 6) for v in row] for i, row in zip(idx, es)})
+            if setting == self._tokenization_setting and self._single(True) != self._single(False):
+                polar = self._polar_states(model, setting, True)
+                if polar is not None:
+                    es = sc_weat(states[idx], *polar)
+                    single.update({i: [round(float(v), 6) for v in row] for i, row in zip(idx, es)})
+        out = []
+        for i, (r, n) in enumerate(zip(items, counts)):
+            rec = {"id": r["id"], "word": r["word"], "group": r["group"], "setting": r["setting"],
+                   "valence": r["valence"] if np.isfinite(r["valence"]) else None, "tokens": n,
+                   "effect_sizes": effects.get(i), "vector": encode_vector(states[i, layer])}
+            if i in single:
+                rec["effect_sizes_single"] = single[i]
+            if r["group"].startswith("sim:") or r["group"] in POLAR:  # every layer: word similarity per layer; polar
+                rec["vectors"] = encode_vector(states[i])  # words serve misaligned isolation at another setting's best layer
+            if best[r["setting"]] != layer:
+                rec["best_layer"] = best[r["setting"]]
+                rec["vector_best"] = encode_vector(states[i, best[r["setting"]]])
+            out.append(rec)
+        return out
 
     # --- summary --------------------------------------------------------------------------------
     def summarize(self, records: list[dict]) -> dict:
@@ -197,68 +342,146 @@ class VASTScorer(Scorer):
             lex = [r for r in recs if r["group"] == "lexicon"]
             if len(lex) >= 3:
                 layers[setting] = {"n": len(lex), "vast": _vast([r["effect_sizes"] for r in lex], [r["valence"] for r in lex]).tolist()}
-        tokenization = self._tokenization(by_setting)
-        isolation = {s: self._isolation(by_setting, s) for s in by_setting if any(r["group"] == "lexicon" for r in by_setting[s])}
-        bias = self._bias(by_setting, isolation.get("bleached"))
-        return {"layers": layers, "tokenization": tokenization, "isolation": {s: curve for s, (curve, _, _) in isolation.items()},
-                "bias": bias, "pool": o.pool}
+        top = max((len(v["vast"]) for v in layers.values()), default=1) - 1
+        layer = top if o.layer is None else int(o.layer)
+        dim = next((len(decode_vector(r["vector"])) for r in records), 0)
+        k_paper = paper_pcs(dim) if o.null_pcs == "paper" else None
+        k = max(int(o.max_pcs), k_paper or 0, int(o.null_pcs) if str(o.null_pcs).isdigit() else 0)
+        isolation = {}
+        for setting in layers:
+            best = next((r["best_layer"] for r in by_setting[setting] if "best_layer" in r), layer)
+            curves = {"top": self._isolation(by_setting, setting, "vector", layer, k)}
+            if best != layer:
+                curves["best"] = self._isolation(by_setting, setting, "vector_best", best, k)
+            isolation[setting] = {"layer": layer, "best_layer": best, "argmax_layer": int(np.nanargmax(layers[setting]["vast"])),
+                                  **{f"curve_{key}": c for key, c in curves.items()}}
+        bleached = isolation.get("bleached", {}).get("curve_top") or []
+        n = k_paper if k_paper is not None else (int(np.argmax(bleached)) if o.null_pcs == "best" and bleached else int(o.null_pcs) if str(o.null_pcs).isdigit() else 0)
+        table1 = {}
+        for setting, iso in isolation.items():
+            row = {}
+            for key, lay in (("top", iso["layer"]), ("best", iso["best_layer"])):
+                curve = iso.get(f"curve_{key}", iso["curve_top"])
+                row[key] = {"layer": lay, "before": layers[setting]["vast"][lay], "after": curve[n] if n < len(curve) else None,
+                            "best_n": int(np.argmax(curve)), "best_after": max(curve)}
+            table1[setting] = row
+        first = self.rows[0] if self.rows else {}
+        meta = {"lexicon": first.get("lexicon"), "language": first.get("language"), "pool": o.pool, "layer": layer, "dim": dim, "null_pcs": n, "null_pcs_rule": str(o.null_pcs), "pca_basis": o.pca_basis,
+                "polar_filter": o.polar_filter, "bos": "auto" if self.bos_on else "none"}
+        best = isolation.get("bleached", {}).get("best_layer", layer)
+        return {**meta, "layers": layers, "tokenization": self._tokenization(by_setting), "isolation": isolation,
+                "table1": table1, "bias": self._bias(by_setting, n, k), "similarity": self._similarity(records, layer, best, n, k)}
+
+    def _similarity(self, records: list[dict], layer: int, best: int, n: int, k: int) -> dict:
+        """Spearman rho of cosine similarity with the human scores per layer, and after nullifying n PCs at the top and
+        the best (bleached) layer; the PCA basis is the task's own words, as the authors' VAST.py (Figure 4)."""
+        from scipy import stats as sps
+
+        out = {}
+        for task in dict.fromkeys(p["task"] for p in self.pairs):
+            recs = {r["word"]: r for r in records if r["group"] == f"sim:{task}"}
+            if not recs:
+                continue
+            pairs = [p for p in self.pairs if p["task"] == task and p["word1"] in recs and p["word2"] in recs]
+            words = list(recs)
+            dim = len(decode_vector(recs[words[0]]["vector"]))
+            states = np.stack([decode_vector(recs[w]["vectors"]).reshape(-1, dim) for w in words])  # [words, layers, d]
+            at = {w: i for i, w in enumerate(words)}
+            a, b = [at[p["word1"]] for p in pairs], [at[p["word2"]] for p in pairs]
+            human = [p["score"] for p in pairs]
+            u = _unit(states)
+            before = [float(sps.spearmanr(np.einsum("nd,nd->n", u[a, l], u[b, l]), human)[0]) for l in range(states.shape[1])]
+            after = {}
+            for key, lay in (("top", layer), ("best", best)):
+                mean, comps = top_components(states[:, lay], min(k, len(words) - 1))
+                curve = []
+                for j in range(len(comps) + 1):
+                    v = _unit(nullify(states[:, lay], mean, comps[:j]))
+                    curve.append(float(sps.spearmanr(np.einsum("nd,nd->n", v[a], v[b]), human)[0]))
+                after[key] = {"layer": lay, "before": before[lay], "after": curve[n] if n < len(curve) else None, "curve": curve}
+            out[task] = {"pairs": len(pairs), "pairs_total": sum(p["task"] == task for p in self.pairs), "by_layer": before, **after}
+        return out
 
     def _tokenization(self, by_setting: dict) -> dict:
-        setting = self.opts.tokenization_setting if self.opts.tokenization_setting in by_setting else "bleached"
+        setting = self._tokenization_setting
         lex = [r for r in by_setting.get(setting, []) if r["group"] == "lexicon"]
+        key = "effect_sizes_single" if self._single(True) != self._single(False) else "effect_sizes"
+        polar = "single-token, equal groups" if self._single(True) else "all polar words"
+        if lex and any(key not in r for r in lex):
+            return {"setting": setting, "size": 0, "polar": polar, "single": None, "multi": None,
+                    "note": "the model keeps no polar word of a pole one token"}
         single = [r for r in lex if r["tokens"] == 1]
         multi = [r for r in lex if r["tokens"] > 1]
         size = min(len(single), len(multi))
         if size < 3:
-            return {"setting": setting, "size": size, "single": None, "multi": None}
+            return {"setting": setting, "size": size, "polar": polar, "single": None, "multi": None}
         pick = lambda rs: sorted(rs, key=lambda r: seeded_key(self.opts.seed, r["id"]))[:size]  # noqa: E731
-        return {"setting": setting, "size": size, "available": {"single": len(single), "multi": len(multi)},
-                **{name: _vast([r["effect_sizes"] for r in pick(rs)], [r["valence"] for r in pick(rs)]).tolist()
+        return {"setting": setting, "size": size, "polar": polar, "available": {"single": len(single), "multi": len(multi)},
+                **{name: _vast([r[key] for r in pick(rs)], [r["valence"] for r in pick(rs)]).tolist()
                    for name, rs in (("single", single), ("multi", multi))}}
 
-    def _stack(self, by_setting: dict, setting: str):
-        """Lexicon vectors, their valence and the selected polar vectors of ``setting`` at the isolation layer."""
+    @staticmethod
+    def _vectors(recs: list[dict], field: str, layer: int | None = None) -> np.ndarray:
+        """Vectors of records at ``field`` (vector: the isolation layer, vector_best: the setting's best layer);
+        records that keep every layer (polar and similarity words) give ``layer`` when it is known."""
+        def one(r):
+            if layer is not None and "vectors" in r:
+                return decode_vector(r["vectors"]).reshape(-1, len(decode_vector(r["vector"])))[layer]
+            return decode_vector(r.get(field) or r["vector"])
+        return np.stack([one(r) for r in recs])
+
+    def _polar_recs(self, by_setting: dict, setting: str) -> tuple[list[dict], list[dict]]:
+        recs = [r for r in by_setting.get("aligned" if setting == "misaligned" else setting, []) if r["group"] in POLAR]
+        entries = [(r["word"], r["group"], r["tokens"]) for r in recs]
+        chosen = select_polar(entries, self.opts.seed) if self._single(False) else select_all(entries)
+        return [recs[i] for i in chosen["pleasant"]], [recs[i] for i in chosen["unpleasant"]]
+
+    def _basis(self, by_setting: dict, setting: str, field: str, lex: list[dict], polar: list[dict], layer: int | None = None) -> np.ndarray:
+        """The PCA basis: ``union`` every word embedded in the setting (and the polar words used), each once;
+        ``run`` the scored lexicon words and the chosen polar words."""
+        if self.opts.pca_basis == "run":
+            recs = lex + polar
+        else:
+            recs = list({r["word"]: r for r in _vast_rows(by_setting[setting]) + polar}.values())
+            if self.faithful:  # VAST.py stacks the polar and dominance/arousal words a second time (weat_arr)
+                twice = {w for name in (*POLAR, *VAD_SETS) for w in WORD_SETS[name]}
+                recs += [r for r in recs if r["word"] in twice]
+        return self._vectors(recs, field, layer)
+
+    def _isolation(self, by_setting: dict, setting: str, field: str, layer: int, k: int) -> list[float]:
+        """VAST after nullifying the top n PCs of the basis, n = 0..k (Figure 3), at ``layer`` (``field``)."""
         lex = [r for r in by_setting[setting] if r["group"] == "lexicon"]
-        polar_recs = [r for r in by_setting.get("aligned" if setting == "misaligned" else setting, []) if r["group"] in POLAR]
-        chosen = select_polar([(r["word"], r["group"], r["tokens"]) for r in polar_recs], self.opts.seed)
-        vec = lambda rs: np.stack([decode_vector(r["vector"]) for r in rs])  # noqa: E731
-        return (vec(lex), np.array([r["valence"] for r in lex]), vec([polar_recs[i] for i in chosen["pleasant"]]),
-                vec([polar_recs[i] for i in chosen["unpleasant"]]))
+        pleasant, unpleasant = self._polar_recs(by_setting, setting)
+        basis = self._basis(by_setting, setting, field, lex, pleasant + unpleasant, layer)
+        return isolation_curve(self._vectors(lex, field), np.array([r["valence"] for r in lex]),
+                               self._vectors(pleasant, field, layer), self._vectors(unpleasant, field, layer), basis, k)
 
-    def _isolation(self, by_setting: dict, setting: str) -> tuple[list[float], np.ndarray, np.ndarray]:
-        """VAST at the isolation layer after removing the top n principal components, n = 0..max_pcs (Figure 3)."""
-        words, valence, a, b = self._stack(by_setting, setting)
-        everything = np.concatenate([words, a, b])
-        k = min(int(self.opts.max_pcs), min(everything.shape) - 1)
-        mean, comps = top_components(everything, k)
-        curve = []
-        for n in range(k + 1):
-            w, pa, pb = (nullify(x, mean, comps[:n]) for x in (words, a, b))
-            curve.append(float(pearson_by_layer(sc_weat(w[:, None], pa[:, None], pb[:, None]), valence)[0]))
-        return curve, mean, comps
-
-    def _bias(self, by_setting: dict, isolation: tuple | None) -> dict:
-        """WEAT effect sizes and p-values in the bleached setting, before and after nullifying PCs."""
-        weat_recs = {}
-        for r in by_setting.get("bleached", []):
+    def _bias(self, by_setting: dict, n: int, k: int) -> dict:
+        """WEAT effect sizes and p-values in the bleached setting at ``layer``, before and after nullifying n PCs of
+        the same basis as the isolation step; d for every n = 0..k (Figure 5)."""
+        recs = by_setting.get("bleached", [])
+        weat_recs: dict[str, list[dict]] = {}
+        for r in recs:
             if r["group"].startswith("weat:"):
-                weat_recs.setdefault(r["group"][5:], []).append(decode_vector(r["vector"]))
+                weat_recs.setdefault(r["group"][5:], []).append(r)
         if not weat_recs:
             return {}
-        n = self.opts.null_pcs
-        if n is None:
-            n = int(np.argmax(isolation[0][1:]) + 1) if isolation and len(isolation[0]) > 1 else 0
+        lex = [r for r in recs if r["group"] == "lexicon"]
+        pleasant, unpleasant = self._polar_recs(by_setting, "bleached") if lex else ([], [])
+        union = self.opts.pca_basis == "union" or not lex
+        basis = self._vectors(list({r["word"]: r for r in _vast_rows(recs)}.values()), "vector") if union else \
+            self._basis(by_setting, "bleached", "vector", lex, pleasant + unpleasant)
+        k = min(k, min(basis.shape) - 1)
+        mean, comps = top_components(basis, k)
         tests = {}
         for name, sets in WEAT_TESTS.items():
             if not all(s in weat_recs for s in sets):
                 continue
-            vectors = [np.stack(weat_recs[s]) for s in sets]
+            vectors = [self._vectors(weat_recs[s], "vector") for s in sets]
             before = weat(*vectors, int(self.opts.n_resamples), int(self.opts.seed))
-            after = before
-            if isolation and n:
-                after = weat(*(nullify(v, isolation[1], isolation[2][:n]) for v in vectors),
-                             int(self.opts.n_resamples), int(self.opts.seed))
-            tests[name] = {"d": before[0], "p": before[1], "d_nullified": after[0], "p_nullified": after[1]}
+            after = weat(*(nullify(v, mean, comps[:n]) for v in vectors), int(self.opts.n_resamples), int(self.opts.seed))
+            sweep = [weat_scores(*(nullify(v, mean, comps[:j]) for v in vectors))[0] for j in range(k + 1)]
+            tests[name] = {"d": before[0], "p": before[1], "d_nullified": after[0], "p_nullified": after[1], "d_by_pcs": sweep}
         return {"null_pcs": n, "tests": tests}
 
     def report(self, summaries: list[dict]) -> str:
@@ -270,6 +493,14 @@ class VASTScorer(Scorer):
         from .vast_report import figures
 
         return figures(summaries, folder)
+
+
+_WEAT_TERMS = frozenset(w for words in WORD_SETS.values() for w in words)
+
+
+def _vast_rows(recs: list[dict]) -> list[dict]:
+    """The rows of the VAST run proper (the word-similarity words stay out of its PCA basis)."""
+    return [r for r in recs if not r["group"].startswith("sim:")]
 
 
 def _vast(effects, valence) -> np.ndarray:

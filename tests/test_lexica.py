@@ -50,3 +50,22 @@ def test_bad_lexica_are_clear_errors(tmp_path):
         load_lexicon(str(bad))
     with pytest.raises(SourceError, match="does not exist"):
         load_lexicon(f"anew:{tmp_path / 'missing.csv'}")
+
+
+def test_the_authors_multilingual_layouts_read_unchanged(tmp_path):
+    files = {
+        "imbir": ("ANEW_Polish_Imbir.csv", "Number,Polish word,English word,Val_Mean,SD,Mean,SD\n1,aborcja,abortion,2.37,1.96,2.55,2.26\n", {"aborcja": 2.37}),
+        "redondo": ("ANEW_Spanish_Redondo.csv", "Number,E-Word,S-Word,Val-Mn-All,Val-Sd-All\n722,derelict,abandonado,1.68,1.00\n", {"abandonado": 1.68}),
+        "cvaw": ("CVAW4_Chinese.csv", "No.,Word,Valence_Mean,Valence_SD\n1,爱,8.2,0.5\n", {"爱": 8.2}),
+        "fan": ("FAN_French.csv", "Words,Valence_Mean,Arousal_Mean\ncaresse,7.9,4.1\n", {"caresse": 7.9}),
+        "pt-anew": ("PT_anew_Portuguese.csv", "EP-Word,Val-M,Aro-M\ncarícia,7.6,5.0\n", {"carícia": 7.6}),
+        "turkish": ("TurkishEmotionalWordNorms.csv", "word;nSub;ValenceM;ValenceSD\nANNE;38;5.67;3.74\nIRMAK;37;6.89;1.64\nİYİLEŞMEK;39;8.38;0.85\nGÜN DOĞUMU;34;7.39;1.89\n",
+                    {"anne": 5.67, "ırmak": 6.89, "iyileşmek": 8.38, "gün doğumu": 7.39}),
+    }
+    languages = {"imbir": "pl", "redondo": "es", "cvaw": "zh", "fan": "fr", "pt-anew": "pt", "turkish": "tr"}
+    for kind, (name, text, expected) in files.items():
+        path = tmp_path / name
+        path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))  # UTF-8 with a byte-order mark, as exported
+        lex = load_lexicon(f"{kind}:{path}")
+        assert lex.valence == expected and lex.language == languages[kind] and lex.scale == (1.0, 9.0), kind
+    assert load_lexicon("vader").language == "en"

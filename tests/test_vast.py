@@ -116,15 +116,24 @@ def test_score_end_to_end_and_resume(word_level_encoder, vast_data, tmp_path):
     assert set(metrics["layers"]) == {"bleached", "aligned", "misaligned", "random"}
     assert all(len(v["vast"]) == 3 for v in metrics["layers"].values())  # embeddings + 2 layers
     assert all(-1 <= r <= 1 for v in metrics["layers"].values() for r in v["vast"])
-    assert all(len(c) == 4 for c in metrics["isolation"].values())
+    assert metrics["null_pcs"] == 0 and metrics["dim"] == 16  # round(16 / 100)
+    for setting, iso in metrics["isolation"].items():
+        assert iso["layer"] == 2 and iso["best_layer"] == iso["argmax_layer"]  # the probe holds every lexicon word here
+        assert len(iso["curve_top"]) == 4 and ("curve_best" in iso) == (iso["best_layer"] != 2)
+        t1 = metrics["table1"][setting]
+        assert t1["top"]["before"] == pytest.approx(metrics["layers"][setting]["vast"][2])
+        assert t1["best"]["before"] == pytest.approx(max(metrics["layers"][setting]["vast"]))
     assert len(metrics["bias"]["tests"]) == len(WEAT_TESTS)
+    assert all(len(t["d_by_pcs"]) == 4 for t in metrics["bias"]["tests"].values())
     assert metrics["tokenization"]["single"] is None  # a word-level vocabulary has no multiply tokenized word
     records = run.records()
     lexicon = [r for r in records if r["group"] == "lexicon" and r["setting"] == "bleached"]
     assert len(lexicon) == len(LEXICON) and all(len(r["effect_sizes"]) == 3 for r in lexicon)
+    assert {r["group"] for r in records} >= {"basis", "pleasant", "unpleasant", "lexicon"}
     assert sorted(p.name for p in run.plots_dir.iterdir()) == ["bias.png", "isolation.png", "layers.png", "tokenization.png"]
     report = (run.path / "report.md").read_text()
-    assert "| layer | bleached (n=12)" in report and "WEAT bias tests" in report
+    assert "| layer | bleached (n=12)" in report and "WEAT bias tests" in report and "Table 1" in report
+    assert "Lexicon **warriner** (en)" in report and "PCA basis **union**" in report and "Signature: `vast@" in report
     again = score("vast", word_level_encoder, str(vast_data), out=tmp_path, progress=False, n_resamples=99, max_pcs=3,
                   tokenization_setting="bleached")
     assert json.loads((again.path / "summary.json").read_text())["items_scored_now"] == 0
@@ -152,5 +161,166 @@ def test_a_word_not_at_its_span_is_a_clear_error(word_level_encoder):
 
 def test_no_single_token_polar_word_is_a_clear_error(tiny_models, vast_data, tmp_path):
     model = load_model(str(tiny_models["gpt2"]), device="cpu", batch_size=8)
-    with pytest.raises(ModelError, match="polar word as one token"):
-        score("vast", model, str(vast_data), out=tmp_path, progress=False)
+    with pytest.raises(ModelError, match="polar word as one token"):  # filtered everywhere: nothing to score with
+        score("vast", model, str(vast_data), out=tmp_path, progress=False, polar_filter="all", n_resamples=9, max_pcs=2)
+    # the paper's default filters the tokenization experiment only: the run goes on and says why that part is empty
+    run = score("vast", model, str(vast_data), out=tmp_path, limit=4, progress=False, n_resamples=9, max_pcs=2, faithful=True)
+    summary = json.loads((run.path / "summary.json").read_text())
+    assert "polar word of a pole one token" in summary["metrics"]["tokenization"]["note"]
+    assert summary["metrics"]["bos"] == "none" and "bos:none" in summary["signature"] and "polar_filter:tokenization" in summary["signature"]
+    assert "faithful:wolfe2022" in summary["signature"]  # --faithful: the authors' GPT-2 runs add no BOS
+
+
+def test_limit_keeps_polar_rows_and_reports_name_the_lexicon(word_level_encoder, vast_data, tmp_path):
+    from wordbench.benchmarks.runner import report as compare
+
+    run = score("vast", word_level_encoder, str(vast_data), out=tmp_path, limit=5, progress=False, n_resamples=9, max_pcs=2)
+    records = run.records()
+    assert len({r["word"] for r in records if r["group"] == "lexicon"}) <= 5
+    assert {r["word"] for r in records if r["group"] == "pleasant"} == set(WORD_SETS["pleasant"])
+    text = compare([run.path])
+    assert "wl-encoder" in text.split("\n")[0] or "· warriner" in text
+
+
+@pytest.fixture(scope="module")
+def valence_pc1(tmp_path_factory):
+    """A bleached dataset and a one-layer encoder whose layer 0 is (nearly) the word embedding: lexicon and polar
+    words lie along a valence direction v, every other word (WEAT and basis terms) far along another direction u.
+    Over the lexicon and polar words alone PC1 is v; over the union of every embedded word it is u."""
+    import datasets
+    import torch
+    import transformers
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    root = tmp_path_factory.mktemp("pc1")
+    lexicon = root / "lexicon.csv"
+    lexicon.write_text("Word,V.Mean.Sum\n" + "".join(f"{w},{v}\n" for w, v in LEXICON.items()))
+    folder, _ = build("vast", [f"lexicon=warriner:{lexicon}", "settings=bleached"], out=root / "data", progress=False)
+    rows = list(datasets.load_dataset(str(folder))["test"])
+    words = sorted({w for r in rows for w in r["context"].split()})
+    vocab = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words])}
+    valence9 = {r["word"]: (r["valence9"] if r["group"] == "lexicon" else 8.5 if r["group"] == "pleasant" else 1.5)
+                for r in rows if r["group"] in ("lexicon", "pleasant", "unpleasant")}
+    dim, rng = 16, np.random.default_rng(0)
+    v, u = np.zeros(dim), np.zeros(dim)
+    v[[0, 1]], u[[2, 3]] = (1, -1), (1, -1)
+    emb = rng.normal(scale=0.2, size=(len(vocab), dim))
+    for word, i in vocab.items():
+        emb[i] += (valence9[word] - 5) * v if word in valence9 else rng.choice([-4.0, 4.0]) * u
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
+                                                sep_token="[SEP]", mask_token="[MASK]")
+    config = transformers.BertConfig(vocab_size=len(vocab), hidden_size=dim, intermediate_size=32, num_hidden_layers=1,
+                                     num_attention_heads=2, max_position_embeddings=32, layer_norm_eps=1e4)
+    model = transformers.BertModel(config).eval()
+    with torch.no_grad():  # layer 0 = LayerNorm(word embedding), nearly linear: var << eps, weight sqrt(eps)
+        model.embeddings.word_embeddings.weight.copy_(torch.tensor(emb, dtype=torch.float32))
+        model.embeddings.position_embeddings.weight.zero_()
+        model.embeddings.token_type_embeddings.weight.zero_()
+        model.embeddings.LayerNorm.weight.fill_(100.0)
+        model.embeddings.LayerNorm.bias.zero_()
+    model_dir = root / "model"
+    model.save_pretrained(model_dir, safe_serialization=True)
+    fast.save_pretrained(model_dir)
+    return folder, load_model(str(model_dir), device="cpu", batch_size=64)
+
+
+def test_union_basis_keeps_valence_that_the_run_basis_nullifies(valence_pc1, tmp_path):
+    data, model = valence_pc1
+    curves = {}
+    for basis in ("union", "run"):
+        run = score("vast", model, str(data), out=tmp_path, progress=False, layer=0, best_layer=0, max_pcs=3, n_resamples=9,
+                    null_pcs="1", pca_basis=basis)
+        m = json.loads((run.path / "summary.json").read_text())["metrics"]
+        curves[basis] = m["isolation"]["bleached"]["curve_top"]
+        assert m["table1"]["bleached"]["top"]["after"] == pytest.approx(curves[basis][1])
+    assert curves["union"][0] > 0.8 and curves["run"][0] > 0.8
+    assert curves["run"][1] < 0  # PC1 of lexicon + polar words is valence itself: nullifying it destroys VAST
+    assert curves["union"][1] == pytest.approx(curves["union"][0], abs=0.01)  # the union's PC1 is another direction
+
+
+def test_multi_word_random_contexts_and_coverage(tmp_path):
+    from wordbench.builders.vast import RandomContexts
+
+    lines = ["we ate ice cream on the beach", "the ice was thin", "Ice Cream again"]
+    found = RandomContexts(lines, 2, 0, ["ice cream", "thin", "snow"])
+    context, start, end = found("ice cream")
+    assert context[start:end].lower() == "ice cream" and context in ("we ate ice cream on the", "Ice Cream again")
+    assert found("thin") == ("ice was thin", 8, 12) and found("snow") is None
+    lexicon = tmp_path / "w.csv"
+    lexicon.write_text("Word,V.Mean.Sum\nice cream,7.5\nthin,5.0\nsnow,6.0\n")
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("\n".join(lines) + "\n")
+    folder, _ = build("vast", [f"lexicon=warriner:{lexicon}", f"corpus={corpus}", "settings=bleached,random"], out=tmp_path / "d", progress=False)
+    from wordbench.benchmarks.hub import load_data
+    from wordbench.benchmarks.registry import get
+
+    summary = get("vast").builder().summary(load_data("vast", str(folder), progress=False)[1])
+    assert "- lexicon: 2/3 (66.7%); multi-word entries 1/1" in summary
+
+
+def test_seven_languages_polar_words_templates_and_mismatch(tmp_path):
+    from wordbench.builders.errors import ConfigError
+    from wordbench.builders.vast_words import polar_words
+
+    pt = polar_words("pt")
+    assert len(pt["unpleasant"]) == 25 and pt["unpleasant"].count("divórcio") == 1  # published with 6 repeats
+    assert "arc en ciel" in polar_words("fr")["pleasant"] and "ölüm" in polar_words("tr")["unpleasant"]
+    assert (len(polar_words("zh")["pleasant"]), len(polar_words("zh")["unpleasant"])) == (16, 24)
+    polish = tmp_path / "ANEW_Polish_Imbir.csv"
+    polish.write_text("Number,Polish word,English word,Val_Mean,SD,Mean,SD\n1,miłość,love,8.7,1,2,3\n2,bieda,poverty,2.3,1,2,3\n", encoding="utf-8")
+    folder, _ = build("vast", [f"lexicon=imbir:{polish}", "language=pl"], out=tmp_path / "pl", progress=False)
+    import datasets
+
+    rows = list(datasets.load_dataset(str(folder))["test"])
+    assert {r["setting"] for r in rows} == {"bleached"} and not any(r["group"].startswith("weat:") for r in rows)
+    assert any(r["context"] == "To jest miłość" and r["group"] == "lexicon" for r in rows)
+    assert any(r["word"] == "pieszczota" and r["group"] == "pleasant" for r in rows)
+    with pytest.raises(ConfigError, match="lexicon imbir is Polish but the polar words are English: set language=pl"):
+        build("vast", [f"lexicon=imbir:{polish}"], out=tmp_path / "x", progress=False)
+    with pytest.raises(ConfigError, match="aligned and misaligned templates exist in English only"):
+        build("vast", [f"lexicon=imbir:{polish}", "language=pl", "settings=bleached,aligned"], out=tmp_path / "y", progress=False)
+
+
+def test_similarity_loaders_read_the_published_layouts(tmp_path):
+    from wordbench.builders.errors import DataFormatError
+    from wordbench.builders.sources.similarity import load_similarity
+
+    files = {
+        "ws353": ("combined.csv", "Word 1,Word 2,Human (mean)\nlove,sex,6.77\ntiger,cat,7.35\n"),
+        "simlex": ("SimLex-999.txt", "word1\tword2\tPOS\tSimLex999\tconc(w1)\nold\tnew\tA\t1.58\t2.72\nsmart\tintelligent\tA\t9.2\t1.75\n"),
+        "rw": ("rw.txt", "squishing\tsquirt\t5.88\t7\t7\t6\nundated\tunnamed\t3.66\t0\t9\t6\n"),
+        "men": ("MEN_dataset_lemma_form_full", "sun-n sunlight-n 50.000000\nautomobile-n car-n 50.000000\n"),
+    }
+    got = {kind: load_similarity(f"{kind}:{tmp_path / name}") for kind, (name, text) in files.items()
+           if (tmp_path / name).write_text(text) or True}
+    assert got["ws353"].pairs == [("love", "sex", 6.77), ("tiger", "cat", 7.35)]
+    assert got["simlex"].pairs[1] == ("smart", "intelligent", 9.2)
+    assert got["rw"].pairs[0] == ("squishing", "squirt", 5.88)
+    assert got["men"].pairs == [("sun", "sunlight", 50.0), ("automobile", "car", 50.0)]
+    (tmp_path / "bad.txt").write_text("a b\n")
+    with pytest.raises(DataFormatError, match="bad.txt:1: expected word, word, score"):
+        load_similarity(f"rw:{tmp_path / 'bad.txt'}")
+
+
+def test_similarity_spearman_per_layer_and_after_isolation(word_level_encoder, tmp_path):
+    from scipy import stats as sps
+
+    lexicon = tmp_path / "lexicon.csv"
+    lexicon.write_text("Word,V.Mean.Sum\n" + "".join(f"{w},{v}\n" for w, v in LEXICON.items()))
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(CORPUS)
+    words = list(LEXICON)
+    ws = tmp_path / "combined.csv"
+    ws.write_text("Word 1,Word 2,Human (mean)\n" + "".join(f"{a},{b},{(i * 7) % 10}\n" for i, (a, b) in enumerate(zip(words, words[1:] + words[:1]))))
+    folder, _ = build("vast", [f"lexicon=warriner:{lexicon}", f"corpus={corpus}", "settings=bleached", f"similarity=ws353:{ws}"],
+                      out=tmp_path / "d", progress=False)
+    run = score("vast", word_level_encoder, str(folder), out=tmp_path, progress=False, n_resamples=9, max_pcs=2, best_layer=1)
+    sim = json.loads((run.path / "summary.json").read_text())["metrics"]["similarity"]["ws353"]
+    assert sim["pairs"] == sim["pairs_total"] == 12 and len(sim["by_layer"]) == 3
+    vec = {r["word"]: vast.decode_vector(r["vectors"]).reshape(3, -1) for r in run.records() if r["group"] == "sim:ws353"}
+    cos = [float(vec[a][2] @ vec[b][2] / np.linalg.norm(vec[a][2]) / np.linalg.norm(vec[b][2])) for a, b in zip(words, words[1:] + words[:1])]
+    assert sim["by_layer"][2] == pytest.approx(sps.spearmanr(cos, [(i * 7) % 10 for i in range(12)])[0])
+    assert sim["top"]["layer"] == 2 and sim["best"]["layer"] == 1 and len(sim["top"]["curve"]) == 3
+    assert "Word similarity after isolation" in (run.path / "report.md").read_text()

@@ -20,6 +20,9 @@ def iter_corpus_lines(spec: str, text_column: str = "text") -> Iterator[str]:
         for doc in gensim_wiki_documents():
             yield from doc
         return
+    if spec == OFFLINE_EN:
+        yield from offline_english_lines()
+        return
     if spec.startswith("hf:"):
         yield from _hf_lines(spec[3:], text_column)
         return
@@ -97,8 +100,8 @@ def gensim_wiki_info() -> SourceInfo:
 def corpus_info(spec: str, text_column: str = "text", role: str = "") -> SourceInfo:
     """The provenance record of a corpus spec (an hf/file corpus is named by its spec)."""
     prefix = f"{role}: " if role else ""
-    if spec == GENSIM_WIKI:
-        info = gensim_wiki_info()
+    if spec in (GENSIM_WIKI, OFFLINE_EN):
+        info = gensim_wiki_info() if spec == GENSIM_WIKI else offline_english_info()
         return SourceInfo("corpus", prefix + info.name, info.version, info.detail)
     path = Path(spec).expanduser()
     if path.exists():  # a local file or folder is keyed by its bytes: an edit in place is a new version
@@ -148,6 +151,66 @@ def gensim_wiki_documents() -> list[list[str]]:
             f.write(json.dumps(doc, ensure_ascii=False) + "\n")
     tmp.replace(cached)
     return docs
+
+
+# --- a larger offline English corpus: everything running text that ships on this kind of machine ----
+
+OFFLINE_EN = "offline-en"
+_GLOSS_EXAMPLE = re.compile(r'"([^"]+)"')
+
+
+def offline_english_info() -> SourceInfo:
+    return SourceInfo("corpus", "offline English text: gensim's Wikipedia sample + WordNet 3.0 glosses and example sentences "
+                      "+ gensim's Lee news corpus + the English example sentences of the Ding dictionary (trans-de-en); "
+                      "one Moses-tokenized sentence per line", f"offline-en-1-gensim-{pkg_version('gensim')}")
+
+
+def offline_english_lines() -> list[str]:
+    """The ``offline-en`` corpus (cached): gensim-wiki sentences, then WordNet glosses and examples, the Lee
+    background corpus of gensim's test data and the Ding example sentences, each Moses-tokenized. A part
+    whose package is missing is left out (``offline_english_parts`` says which are there)."""
+    cached = cache_dir("corpora") / f"{offline_english_info().version}.txt"
+    if cached.exists():
+        return cached.read_text(encoding="utf-8").splitlines()
+    lines = [line for _, part in offline_english_parts() for line in part]
+    tmp = cached.with_suffix(".tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp.replace(cached)
+    return lines
+
+
+def offline_english_parts() -> list[tuple[str, list[str]]]:
+    """(name, tokenized sentences) of each available part of ``offline-en``."""
+    from sacremoses import MosesTokenizer
+
+    moses = MosesTokenizer(lang="en")
+    tok = lambda texts: [t for t in (moses.tokenize(" ".join(x.split()), escape=False, return_str=True) for x in texts) if t]  # noqa: E731
+    parts = [("gensim-wiki", [s for doc in gensim_wiki_documents() for s in doc])]
+    try:
+        from .wordnet import load_wordnet
+
+        reader, _ = load_wordnet()
+        texts = []
+        for synset in reader.all_synsets():
+            texts.append(synset.definition())
+            texts.extend(synset.examples())
+        parts.append(("wordnet-glosses", tok(texts)))
+    except SourceError:
+        pass
+    try:
+        import gensim
+
+        lee = Path(gensim.__file__).parent / "test" / "test_data" / "lee_background.cor"
+        parts.append(("gensim-lee", tok(s for doc in lee.read_text(encoding="utf-8").splitlines() for s in _SENTENCE_END.split(doc))))
+    except (ImportError, OSError):
+        pass
+    try:
+        from .parallel import TRANS_DE_EN, load_pairs
+
+        parts.append(("ding-en", tok(p.source for p in load_pairs(TRANS_DE_EN))))
+    except SourceError:
+        pass
+    return parts
 
 
 def iter_corpus_documents(spec: str, text_column: str = "text") -> Iterator[list[str]]:

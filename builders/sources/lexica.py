@@ -1,11 +1,13 @@
-"""Valence lexica (Wolfe & Caliskan 2022 use Warriner et al. 2013, ANEW and Bellezza et al. 1986).
+"""Valence lexica (Wolfe & Caliskan 2022 use Warriner et al. 2013, ANEW and Bellezza et al. 1986 in English,
+and six more in the seven-language appendix, read here in the layouts of the authors' repository).
 
 Users supply the published CSV files; the offline default is the VADER lexicon shipped in PyPI
 ``vaderSentiment`` (mean of 10 human ratings on -4..+4, alphabetic word entries only). Every lexicon
 keeps its own scale; ``nine_point`` maps a valence linearly onto the 1-9 scale the templates use
 (Bellezza: (v - 1) * 2 + 1, VADER: v + 5). Rows are read as text (the word "null" is a word, not a
 missing value); a malformed row is an error naming the file and line; duplicate words keep their
-first rating and are reported.
+first rating and are reported. Files are UTF-8 (a byte-order mark is skipped); the delimiter (comma,
+semicolon or tab) is sniffed from the header. Every lexicon knows its language (None for a generic file).
 """
 
 from __future__ import annotations
@@ -27,12 +29,20 @@ class LexiconFormat:
     valence: str
     scale: tuple[float, float]
     reference: str
+    language: str = "en"
 
 
 FORMATS = {
     "warriner": LexiconFormat("Word", "V.Mean.Sum", (1.0, 9.0), "Warriner, Kuperman & Brysbaert (2013)"),
     "anew": LexiconFormat("Description", "Valence Mean", (1.0, 9.0), "Bradley & Lang (1999), ANEW"),
     "bellezza": LexiconFormat("word", "combined_pleasantness", (1.0, 5.0), "Bellezza, Greenwald & Banaji (1986)"),
+    # The seven-language appendix, as the files of the authors' repository ("Multilingual Lexica/").
+    "imbir": LexiconFormat("Polish word", "Val_Mean", (1.0, 9.0), "Imbir (2016), Polish ANEW (ANEW_Polish_Imbir.csv)", "pl"),
+    "redondo": LexiconFormat("S-Word", "Val-Mn-All", (1.0, 9.0), "Redondo et al. (2007), Spanish ANEW (ANEW_Spanish_Redondo.csv)", "es"),
+    "cvaw": LexiconFormat("Word", "Valence_Mean", (1.0, 9.0), "Yu et al. (2016), CVAW 4.0 (CVAW4_Chinese.csv)", "zh"),
+    "fan": LexiconFormat("Words", "Valence_Mean", (1.0, 9.0), "Monnier & Syssau (2014), FAN (FAN_French.csv)", "fr"),
+    "pt-anew": LexiconFormat("EP-Word", "Val-M", (1.0, 9.0), "Soares et al. (2012), European Portuguese ANEW (PT_anew_Portuguese.csv)", "pt"),
+    "turkish": LexiconFormat("word", "ValenceM", (1.0, 9.0), "Turkish emotional word norms (TurkishEmotionalWordNorms.csv)", "tr"),
 }
 VADER_SCALE = (-4.0, 4.0)
 
@@ -44,6 +54,7 @@ class Lexicon:
     valence: dict[str, float]  # word -> valence on the lexicon's own scale, in file order
     info: SourceInfo
     duplicates: list[str] = field(default_factory=list)
+    language: str | None = None  # ISO 639-1; None: not known (a generic file)
 
     def nine_point(self, word: str) -> float:
         """The word's valence mapped linearly onto 1..9."""
@@ -63,8 +74,10 @@ def load_lexicon(spec: str = "vader", word_column: str | None = None, valence_co
     kind, sep, rest = spec.partition(":")
     if sep and kind in FORMATS:
         fmt = FORMATS[kind]
-        return _from_rows(kind, _csv_rows(Path(rest)), fmt.word, fmt.valence, fmt.scale, f"{fmt.reference}: {Path(rest).name}",
-                          f"{kind}-{file_sha8(Path(rest))}")
+        lex = _from_rows(kind, _csv_rows(Path(rest)), fmt.word, fmt.valence, fmt.scale, f"{fmt.reference}: {Path(rest).name}",
+                         f"{kind}-{file_sha8(Path(rest))}", turkish_lower if fmt.language == "tr" else None)
+        lex.language = fmt.language
+        return lex
     if word_column is None or valence_column is None or scale is None:
         raise SourceError(f"lexicon {spec}: give its word column, valence column and scale (or use vader, warriner:PATH, anew:PATH, bellezza:PATH)")
     if spec.startswith("hf:"):
@@ -81,7 +94,8 @@ def _csv_rows(path: Path):
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DataFormatError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    delimiter = "\t" if path.suffix in (".tsv", ".txt") or text.split("\n", 1)[0].count("\t") > text.split("\n", 1)[0].count(",") else ","
+    header = text.split("\n", 1)[0]
+    delimiter = max(("\t", ";", ","), key=lambda d: (header.count(d), d == ","))
     reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
     return path, reader.fieldnames or [], ((reader.line_num, row) for row in reader)
 
@@ -91,7 +105,12 @@ def _hf_rows(spec: str):
     return dataset_id, ds.column_names, ((n + 1, {k: str(v) for k, v in row.items()}) for n, row in enumerate(ds))
 
 
-def _from_rows(name, source, word_column, valence_column, scale, detail, version) -> Lexicon:
+def turkish_lower(word: str) -> str:
+    """Lower case with the Turkish dotted and dotless i (I -> ı, İ -> i); the Turkish norms are upper case."""
+    return word.replace("I", "ı").replace("İ", "i").lower()
+
+
+def _from_rows(name, source, word_column, valence_column, scale, detail, version, normalize=None) -> Lexicon:
     where, columns, rows = source
     missing = [c for c in (word_column, valence_column) if c not in columns]
     if missing:
@@ -101,6 +120,7 @@ def _from_rows(name, source, word_column, valence_column, scale, detail, version
     duplicates = []
     for line, row in rows:
         word, raw = (row.get(word_column) or "").strip(), (row.get(valence_column) or "").strip()
+        word = normalize(word) if normalize and word else word
         if not word:
             raise DataFormatError(f"{where}:{line}: empty word")
         try:
@@ -141,4 +161,4 @@ def _vader() -> Lexicon:
             valence[word] = float(parts[1])
     info = SourceInfo("lexicon", "VADER lexicon (Hutto & Gilbert 2014; mean of 10 ratings, -4..+4; alphabetic words only)",
                       f"vader-{pkg_version('vaderSentiment')}")
-    return Lexicon("vader", VADER_SCALE, valence, info, duplicates)
+    return Lexicon("vader", VADER_SCALE, valence, info, duplicates, "en")

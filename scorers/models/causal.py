@@ -44,6 +44,7 @@ def finish_generation(tokenizer, row: list[int], stops: set[int]) -> Generation:
 
 class CausalLM(ScoringModel):
     family = "causal"
+    add_bos: bool = True  # False: texts are encoded without a BOS (VAST's bos=none, the authors' GPT-2 runs)
 
     @property
     def bos_id(self) -> int | None:
@@ -58,7 +59,7 @@ class CausalLM(ScoringModel):
 
     def encode(self, text: str) -> Encoded:
         enc = super().encode(text)
-        if self.bos_id is not None and (not enc.ids or enc.ids[0] != self.bos_id):
+        if self.add_bos and self.bos_id is not None and (not enc.ids or enc.ids[0] != self.bos_id):
             enc = Encoded([self.bos_id] + enc.ids, [(0, 0)] + enc.offsets, [True] + enc.special)
         return enc
 

@@ -1,0 +1,85 @@
+"""Word-similarity tasks in their published layouts (VAST validates isolated embeddings on them).
+
+Specs: ``ws353:PATH`` (WordSim-353 ``combined.csv``/``.tab``: ``Word 1``, ``Word 2``, ``Human (mean)``),
+``simlex:PATH`` (``SimLex-999.txt``: tab-separated ``word1``, ``word2``, ``SimLex999``), ``rw:PATH``
+(Stanford Rare Words ``rw.txt``: tab-separated word, word, mean score, ten ratings, no header), ``men:PATH``
+(``MEN_dataset_natural_form_full``: space-separated word, word, score; the lemma form's ``-n``/``-v``/``-j``
+tags are removed). A malformed line is an error naming file and line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import DataFormatError, SourceError
+from .base import SourceInfo, file_sha8
+
+TASKS = {"ws353": "WordSim-353 (Finkelstein et al. 2001)", "simlex": "SimLex-999 (Hill et al. 2015)",
+         "rw": "Stanford Rare Words (Luong et al. 2013)", "men": "MEN (Bruni et al. 2014)"}
+_POS_TAG = re.compile(r"-[nvja]$")
+
+
+@dataclass(frozen=True)
+class SimilarityTask:
+    name: str
+    pairs: list[tuple[str, str, float]]
+    info: SourceInfo
+
+
+def load_similarity(spec: str) -> SimilarityTask:
+    kind, sep, rest = spec.partition(":")
+    if not sep or kind not in TASKS:
+        raise SourceError(f"similarity task {spec!r}: give {', '.join(k + ':PATH' for k in TASKS)}")
+    path = Path(rest).expanduser()
+    if not path.is_file():
+        raise SourceError(f"similarity file {path} does not exist")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataFormatError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    pairs = {"ws353": _ws353, "simlex": _simlex, "rw": _plain, "men": _plain}[kind](path, text)
+    if kind == "men":
+        pairs = [(_POS_TAG.sub("", a), _POS_TAG.sub("", b), s) for a, b, s in pairs]
+    if not pairs:
+        raise DataFormatError(f"{path}: no word pairs")
+    return SimilarityTask(kind, pairs, SourceInfo("similarity", f"{TASKS[kind]}: {path.name}", f"{kind}-{file_sha8(path)}"))
+
+
+def _score(path: Path, line: int, raw: str) -> float:
+    try:
+        return float(raw)
+    except ValueError:
+        raise DataFormatError(f"{path}:{line}: score {raw!r} is not a number") from None
+
+
+def _table(path: Path, text: str, w1: str, w2: str, score: str):
+    header = text.split("\n", 1)[0]
+    reader = csv.DictReader(io.StringIO(text), delimiter="\t" if header.count("\t") > header.count(",") else ",")
+    missing = [c for c in (w1, w2, score) if c not in (reader.fieldnames or [])]
+    if missing:
+        raise DataFormatError(f"{path}: no column {', '.join(repr(c) for c in missing)} (columns: {', '.join(reader.fieldnames or [])})")
+    return [(row[w1].strip(), row[w2].strip(), _score(path, reader.line_num, row[score])) for row in reader]
+
+
+def _ws353(path: Path, text: str):
+    return _table(path, text, "Word 1", "Word 2", "Human (mean)")
+
+
+def _simlex(path: Path, text: str):
+    return _table(path, text, "word1", "word2", "SimLex999")
+
+
+def _plain(path: Path, text: str):
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) < 3:
+            raise DataFormatError(f"{path}:{n}: expected word, word, score")
+        out.append((parts[0], parts[1], _score(path, n, parts[2])))
+    return out
