@@ -376,7 +376,12 @@ def read_wnlampro_txt(
             if row["relation"] == "corruption" and row["keyword_count"] >= rare_below and not keep_frequent_corruptions:
                 continue
             splits[split].append(row)
-    return datasets.DatasetDict({s: datasets.Dataset.from_list(rows, features=FEATURES) for s, rows in splits.items()})
+    return datasets.DatasetDict({s: _dataset(rows) for s, rows in splits.items()})
+
+
+def _dataset(rows: list[dict]) -> datasets.Dataset:
+    """Rows as a Dataset of FEATURES (an empty split too, which ``from_list`` cannot type)."""
+    return datasets.Dataset.from_list(rows, features=FEATURES) if rows else datasets.Dataset.from_dict({k: [] for k in FEATURES}, features=FEATURES)
 
 
 def _parse_annotated(text: str) -> tuple[str, str, float]:

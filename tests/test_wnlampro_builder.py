@@ -192,11 +192,11 @@ def test_reader_drops_frequent_corruptions_as_the_authors(tmp_path):
 def test_corpus_counts_are_written_as_integers(tmp_path):
     import datasets
 
-    from wordbench.builders.wnlampro import FEATURES
+    from wordbench.builders.wnlampro import FEATURES, _dataset
 
     row = {"id": "hypernym/oak", "key": "oak", "relation": "hypernym", "pos": "n", "keyword_count": 123.4567, "keyword_corpus_count": 12,
            "keyword_zipf": 2.09, "keyword_bin": "frequent", "targets": ["tree"], "target_counts": [9999.9], "target_corpus_counts": [987]}
-    data = datasets.DatasetDict({"dev": datasets.Dataset.from_list([], features=FEATURES), "test": datasets.Dataset.from_list([row], features=FEATURES)})
+    data = datasets.DatasetDict({"dev": _dataset([]), "test": _dataset([row])})
     write_wnlampro_txt(data, tmp_path / "c.txt")
     assert (tmp_path / "c.txt").read_text() == "hypernym/oak\ttest\toak (n,2.09,12)\thypernym\ttree (n,4.0,987)\n"
     row |= {"keyword_corpus_count": None, "target_corpus_counts": None, "keyword_count": 9.99}  # wordfreq: rate rounded down
