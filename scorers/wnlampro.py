@@ -123,7 +123,9 @@ class WNLaMProScorer(Scorer):
         ``faithful``: the authors' labels (the token, marker stripped, lower-cased)."""
         if id(model) not in self._labels:
             vocab = model.words
-            raw = model.tokenizer.convert_ids_to_tokens(list(range(len(vocab.words))))
+            size = len(vocab.words)  # the model's output size, which may exceed the tokenizer's
+            raw = model.tokenizer.convert_ids_to_tokens(list(range(min(size, len(model.tokenizer)))))
+            raw += [""] * (size - len(raw))
             labels = []
             for i, tok in enumerate(raw):
                 tok = tok or ""
