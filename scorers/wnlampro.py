@@ -254,11 +254,14 @@ class WNLaMProScorer(Scorer):
         n_cols, n_rows = max(count_bin, default=0) + 1, math.ceil(math.log2(TOP)) + 2
         grid = np.zeros((n_rows, n_cols))
         np.add.at(grid, (rank_bin, count_bin), 1)
+        col_labels = ["0"] + [f"2^{j - 1}" for j in range(1, n_cols)]
+        first = min((j for j in np.flatnonzero(grid.sum(0)) if j > 0), default=n_cols)  # empty leading columns dropped
+        keep = [0] * bool(grid[:, 0].sum()) + list(range(first, n_cols)) or [0]
+        grid, col_labels, n_cols = grid[:, keep], [col_labels[j] for j in keep], len(keep)
         totals = grid.sum(0)
         norm = np.where(totals >= MIN_ENTRIES, grid / np.maximum(totals, 1), np.nan)
         fig, ax = plt.subplots(figsize=(max(6, 0.45 * n_cols + 2), 4.5))
         im = ax.imshow(norm, cmap="viridis", vmin=0, vmax=1, aspect="auto", origin="lower")
-        col_labels = ["0"] + [f"2^{j - 1}" for j in range(1, n_cols)]
         ax.set_xticks(range(n_cols), [f"{c}\nn={int(t)}" for c, t in zip(col_labels, totals)], fontsize=7)
         row_labels = [f"{2 ** i}" for i in range(n_rows - 1)] + [f">{TOP}"]
         ax.set_yticks(range(n_rows), row_labels, fontsize=7)
