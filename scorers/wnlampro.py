@@ -248,16 +248,8 @@ class WNLaMProScorer(Scorer):
         """Figure 3: COHYPONYM+ share of entries with rank in (2^(i-1), 2^i] per keyword-count column
         (2^(j-1), 2^j], columns normalised; a column with n < 10 is marked n<10 and left blank."""
         plt = plots.pyplot()
-        rows = [r for r in records if r["relation"] == "cohyponym"]
-        count_bin = [0 if r["keyword_count"] <= 0 else max(0, math.ceil(math.log2(r["keyword_count"]))) + 1 for r in rows]
-        rank_bin = [math.ceil(math.log2(r["rank"])) if r["rank"] else math.ceil(math.log2(TOP)) + 1 for r in rows]
-        n_cols, n_rows = max(count_bin, default=0) + 1, math.ceil(math.log2(TOP)) + 2
-        grid = np.zeros((n_rows, n_cols))
-        np.add.at(grid, (rank_bin, count_bin), 1)
-        col_labels = ["0"] + [f"2^{j - 1}" for j in range(1, n_cols)]
-        first = min((j for j in np.flatnonzero(grid.sum(0)) if j > 0), default=n_cols)  # empty leading columns dropped
-        keep = [0] * bool(grid[:, 0].sum()) + list(range(first, n_cols)) or [0]
-        grid, col_labels, n_cols = grid[:, keep], [col_labels[j] for j in keep], len(keep)
+        grid, col_labels = rank_count_grid([r for r in records if r["relation"] == "cohyponym"])
+        n_rows, n_cols = grid.shape
         totals = grid.sum(0)
         norm = np.where(totals >= MIN_ENTRIES, grid / np.maximum(totals, 1), np.nan)
         fig, ax = plt.subplots(figsize=(max(6, 0.45 * n_cols + 2), 4.5))
@@ -272,6 +264,21 @@ class WNLaMProScorer(Scorer):
         ax.set_title("COHYPONYM+: rank vs keyword count (Figure 3)")
         fig.colorbar(im, ax=ax, label="share of column")
         return plots.save(fig, folder, "cohyponym_rank_heatmap.png")
+
+
+def rank_count_grid(records: list[dict]) -> tuple[np.ndarray, list[str]]:
+    """Entries per (rank row, keyword-count column) with the paper's power-of-two bins: row i holds
+    ranks in (2^(i-1), 2^i], the last row ranks past the top 100; column "0" holds count 0, column
+    "2^j" counts in (2^(j-1), 2^j] (counts <= 1 in "2^0"); empty leading columns are dropped."""
+    count_bin = [0 if r["keyword_count"] <= 0 else max(0, math.ceil(math.log2(r["keyword_count"]))) + 1 for r in records]
+    rank_bin = [math.ceil(math.log2(r["rank"])) if r["rank"] else math.ceil(math.log2(TOP)) + 1 for r in records]
+    n_cols, n_rows = max(count_bin, default=0) + 1, math.ceil(math.log2(TOP)) + 2
+    grid = np.zeros((n_rows, n_cols))
+    np.add.at(grid, (rank_bin, count_bin), 1)
+    labels = ["0"] + [f"2^{j - 1}" for j in range(1, n_cols)]
+    first = min((j for j in np.flatnonzero(grid.sum(0)) if j > 0), default=n_cols)
+    keep = [0] * bool(grid[:, 0].sum()) + list(range(first, n_cols)) or [0]
+    return grid[:, keep], [labels[j] for j in keep]
 
 
 def _cell(c: dict) -> str:

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from wordbench.scorers.wnlampro import PATTERNS, TOP, WNLaMProScorer, fill, rank_and_precision
+from wordbench.scorers.wnlampro import PATTERNS, TOP, WNLaMProScorer, fill, rank_and_precision, rank_count_grid
 
 
 def test_seventeen_patterns_and_filling():
@@ -48,6 +48,20 @@ def test_rare_vs_frequent_test_and_report_cells():
     summary = {"model": {"name": "m"}, "metrics": m, "split": "test", "signature": "sig"}
     report = scorer.report([summary])
     assert "| m | ANT | 0.000 [0.000, 0.000] (12) | n<10 (3) | 1.000 [1.000, 1.000] (12) | -1.000 (p=" in report
+
+
+def test_figure3_power_of_two_bins(tmp_path):
+    # (count, rank): count 256 is in (128, 256] -> "2^8"; 257 in (256, 512] -> "2^9"; rank 16 in (8, 16] -> row 4
+    records = [{"keyword_count": 256.0, "rank": 16}, {"keyword_count": 257.0, "rank": 17}, {"keyword_count": 0.0, "rank": None},
+               {"keyword_count": 256.0, "rank": 1}, {"keyword_count": 300.0, "rank": 100}]
+    grid, labels = rank_count_grid(records)
+    assert labels == ["0", "2^8", "2^9"]  # empty columns 2^0..2^7 dropped
+    assert grid.shape == (9, 3) and grid.sum() == 5
+    assert grid[4, 1] == 1 and grid[0, 1] == 1 and grid[5, 2] == 1 and grid[7, 2] == 1  # 17 -> (16, 32]; 100 -> (64, 128]
+    assert grid[8, 0] == 1  # past the top 100
+    run = [dict(r, relation="cohyponym") for r in records]
+    assert WNLaMProScorer._rank_heatmap(run, tmp_path) == "cohyponym_rank_heatmap.png"
+    assert WNLaMProScorer._rank_heatmap([], tmp_path) == "cohyponym_rank_heatmap.png"  # no entries: an empty figure
 
 
 def test_masked_ranks_over_the_whole_vocabulary(tiny_models):
