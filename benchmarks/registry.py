@@ -48,15 +48,32 @@ Schick & Schütze (2020). Each entry is a keyword, a relation and the valid targ
   >= 6; at least 3 targets, the 20 most frequent kept.
 - **cohyponym** (COHYPONYM+): hyponyms at path distance <= 4 of the hypernyms at distance <= 2 (same
   depth rule); the keyword removed; at least 10 targets, the 50 most frequent kept.
-- **corruption**: a frequent word with one random character inserted, deleted or swapped (seeded per
-  word); dropped when the corrupted key is itself a word with count >= 10.
+- **corruption**: a frequent keyword of the other three relations that is a single token, with one
+  random character inserted, deleted or swapped (seeded per word); dropped when the corrupted key is
+  itself a word with count >= 10 (the authors' loader drops those too). The paper says "frequent words
+  from V and T" without saying how 2,880 were chosen; `corruption_source=vocabulary` takes every
+  frequent noun and adjective of V.
 
-Targets are restricted to single tokens of the reference tokenizer (bert-base-uncased vocabulary).
-Hypernyms include WordNet instance hypernyms. Keywords are binned by frequency, expressed as
-occurrences per billion tokens: rare < 10, medium 10-99, frequent >= 100 (the paper's counts in a
-~1B-word Wikipedia corpus). **With the default wordfreq source**, whose English list stops near
-10 per billion, a WordNet word missing from the list gets count 0 and is rare. With corpus counts,
-the vocabulary is the words seen at least once. Split: a seeded 10% of each relation is dev.
+**Keyword vocabulary V** (paper: words of the regex `[a-z.-]*` seen at least once in its corpus). Ours:
+words of the regex attested in the frequency source, minus closed-class words (NLTK's English stopword
+list, written out as a constant, and the 26 single letters), and a part-of-speech condition the paper
+leaves implicit: an antonym key is an adjective, a hypernym/cohyponym key a noun, **in its dominant use**
+(more than half of the word's sense-tagged occurrences in WordNet's `cntlist` are of that part of
+speech; a word with no tagged occurrence must have no sense of another part of speech). This drops
+keys such as `a`, `he`, `like`, `live`, `side`. Targets are single tokens of the reference tokenizer
+(bert-base-uncased vocabulary); hypernyms include WordNet instance hypernyms.
+
+**Frequency bins**, as occurrences per billion tokens: rare < 10, medium 10-99, frequent >= 100 (the
+paper's counts in a ~1B-word Wikipedia corpus). **With the default wordfreq source**, whose English
+list stops near 10 per billion, a word it does not list is unattested; the rare bin is filled with the
+words wordfreq does not list but **WordNet's own text attests**: a single word (no hyphen or dot, which
+wordfreq splits) that occurs in a WordNet gloss or example sentence (about 1.5M tokens; inflected forms
+count for their base form) or has a sense-tagged occurrence. Their `keyword_count` is 0 (below the
+list's floor). `rare_words=wordnet` restores wordbench 1.0.0 (every WordNet lemma missing from wordfreq
+is rare); `rare_words=none` leaves the rare bin empty. With corpus counts (`frequencies=FILE|hf:ID`),
+V is the words seen in the corpus and `keyword_corpus_count` holds the raw counts. Split: a seeded 10%
+of each relation is dev. `WNLaMPro.txt` holds integer counts as the original: corpus counts, or with
+wordfreq the rate per billion rounded down.
 """
 
 WNLAMPRO_CITATION = """\
@@ -199,7 +216,7 @@ MINPAIRS_CITATION = """\
 REGISTRY: dict[str, Benchmark] = {
     "wnlampro": Benchmark(
         name="wnlampro",
-        version="1.0.0",
+        version="1.1.0",
         summary="WordNet probing of rare vs frequent words: MRR, P@3, P@10 per relation x frequency bin",
         builder_path="wordbench.builders.wnlampro:WNLaMProBuilder",
         scorer_path="wordbench.scorers.wnlampro:WNLaMProScorer",

@@ -3,6 +3,8 @@
 Entries are (keyword, relation, targets) for four relations; keywords are binned by frequency
 (RARE < 10, MEDIUM 10-99, FREQUENT >= 100 occurrences per billion tokens, the paper's counts in a
 ~1B-word Wikipedia corpus) and targets are restricted to single tokens of a reference tokenizer.
+Keywords are attested content words: no closed-class word, and a noun (hypernym, cohyponym) or an
+adjective (antonym) in its dominant use by WordNet's sense-tagged counts.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ from typing import Callable, Iterable
 import datasets
 
 from .base import Builder
-from .errors import DataFormatError
+from .errors import ConfigError, DataFormatError
 from .sources.base import SourceInfo
 from .sources.frequencies import Frequencies, bin_of, load_frequencies, zipf
+from .sources.stopwords import CLOSED_CLASS
 from .sources.vocab import load_reference_tokenizer, single_token_words
-from .sources.wordnet import load_wordnet
+from .sources.wordnet import dominant_use, gloss_words, load_wordnet, tagged_counts
 
 RELATIONS = ("antonym", "hypernym", "cohyponym", "corruption")
 BINS = ("rare", "medium", "frequent")
@@ -34,6 +37,9 @@ PAPER_TABLE4 = {  # entries per bin in the paper's Table 4
     "corruption": (2880, 0, 0),
 }
 
+RARE_WORDS = ("glosses", "wordnet", "none")  # how a word wordfreq does not list can enter V (Config.rare_words)
+CORRUPTION_SOURCES = ("keywords", "vocabulary")
+
 _List = getattr(datasets, "List", datasets.Sequence)
 FEATURES = datasets.Features(
     {
@@ -42,10 +48,12 @@ FEATURES = datasets.Features(
         "relation": datasets.Value("string"),
         "pos": datasets.Value("string"),
         "keyword_count": datasets.Value("float64"),  # occurrences per billion tokens
+        "keyword_corpus_count": datasets.Value("int64"),  # raw corpus count; None with a blended list (wordfreq)
         "keyword_zipf": datasets.Value("float64"),
         "keyword_bin": datasets.Value("string"),
         "targets": _List(datasets.Value("string")),
         "target_counts": _List(datasets.Value("float64")),
+        "target_corpus_counts": _List(datasets.Value("int64")),
     }
 )
 
@@ -70,6 +78,13 @@ class Config:
     cohyponym_min_targets: int = 10
     cohyponym_max_targets: int = 50
     corruption_max_key_count: float = 10.0  # drop a corrupted key that is a word this frequent
+    # V with wordfreq, whose list stops near 10 per billion: a word it does not list is unattested unless
+    # "glosses": it is a single word attested in WordNet's glosses/examples or sense-tagged counts (rare);
+    # "wordnet": every WordNet lemma is in V and rare (wordbench 1.0.0); "none": the rare bin stays empty.
+    rare_words: str = "glosses"
+    keep_closed_class: bool = False  # keep closed-class keywords (NLTK English stopwords, single letters)
+    any_pos: bool = False  # drop the dominant-use condition (any WordNet adjective / noun is a keyword)
+    corruption_source: str = "keywords"  # frequent keywords of the other relations, or "vocabulary": every noun/adjective of V
     dev_fraction: float = 0.1
     seed: int = 0
     faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
@@ -83,8 +98,23 @@ class _Context:
     config: Config
 
     def in_vocabulary(self, word: str) -> bool:
-        """V: single words with a known frequency (wordfreq: every WordNet word; missing ones are rare)."""
-        return bool(WORD.fullmatch(word)) and (self.freq.missing_is_rare or self.freq.known(word))
+        """V: words of the regex attested in the frequency source (see ``Config.rare_words`` for wordfreq)."""
+        if not WORD.fullmatch(word):
+            return False
+        if self.freq.known(word) or (self.freq.missing_is_rare and self.config.rare_words == "wordnet"):
+            return True
+        if not self.freq.missing_is_rare or self.config.rare_words == "none" or not word.isalpha():
+            return False  # wordfreq splits hyphens and dots: it cannot say such a compound is rare
+        return word in gloss_words(self.wn) or any(c for c, _ in tagged_counts(self.wn, word).values())
+
+    def keyword(self, word: str, pos: str) -> bool:
+        """A keyword of V: attested, not closed-class, ``pos`` in its dominant use."""
+        c = self.config
+        return (
+            self.in_vocabulary(word)
+            and (c.keep_closed_class or word not in CLOSED_CLASS)
+            and (c.any_pos or dominant_use(self.wn, word, pos))
+        )
 
     def bin(self, word: str) -> str:
         c = self.config
@@ -178,10 +208,14 @@ def corrupt(word: str, rng: random.Random) -> str:
 
 class WNLaMProBuilder(Builder):
     name = "wnlampro"
-    version = "1.0.0"
+    version = "1.1.0"
     Config = Config
 
     def _resolve(self, config: Config):
+        if config.rare_words not in RARE_WORDS:
+            raise ConfigError(f"rare_words must be one of {', '.join(RARE_WORDS)}, got '{config.rare_words}'")
+        if config.corruption_source not in CORRUPTION_SOURCES:
+            raise ConfigError(f"corruption_source must be one of {', '.join(CORRUPTION_SOURCES)}, got '{config.corruption_source}'")
         wn, wn_info = load_wordnet(config.wordnet)
         freq = load_frequencies(config.frequencies)
         tok, tok_info = load_reference_tokenizer(config.tokenizer)
@@ -209,8 +243,11 @@ class WNLaMProBuilder(Builder):
 
         rows: list[dict] = []
 
-        def add(relation: str, key: str, pos: str, targets: list[str], key_rate: float | None = None):
-            rate = freq.rate(key) if key_rate is None else key_rate
+        def corpus_count(word: str) -> int | None:
+            return freq.counts.get(word, 0) if freq.n_tokens else None
+
+        def add(relation: str, key: str, pos: str, targets: list[str]):
+            rate = freq.rate(key)
             rows.append(
                 {
                     "id": f"{relation}/{key}",
@@ -218,15 +255,17 @@ class WNLaMProBuilder(Builder):
                     "relation": relation,
                     "pos": pos,
                     "keyword_count": round(rate, 4),
+                    "keyword_corpus_count": corpus_count(key),
                     "keyword_zipf": zipf(rate),
                     "keyword_bin": ctx.bin(key),
                     "targets": targets,
                     "target_counts": [round(freq.rate(t), 4) for t in targets],
+                    "target_corpus_counts": [corpus_count(t) for t in targets] if freq.n_tokens else None,
                 }
             )
 
-        keywords_a = [w for w in adjectives if ctx.in_vocabulary(w)]
-        keywords_n = [w for w in nouns if ctx.in_vocabulary(w)]
+        keywords_a = [w for w in adjectives if ctx.keyword(w, "a")]
+        keywords_n = [w for w in nouns if ctx.keyword(w, "n")]
         for w in tqdm(keywords_a, desc="wnlampro antonym", disable=not progress, mininterval=2):
             if targets := antonym_targets(ctx, w):
                 add("antonym", w, "a", targets)
@@ -237,8 +276,12 @@ class WNLaMProBuilder(Builder):
                 add("cohyponym", w, "n", targets)
 
         noun_set = set(nouns)
+        if config.corruption_source == "keywords":  # the words the other relations probe
+            sources = {r["key"] for r in rows}
+        else:
+            sources = set(keywords_n) | set(keywords_a)
         seen_keys: set[str] = set()
-        for w in sorted(set(keywords_n) | set(keywords_a)):
+        for w in sorted(sources):
             if w not in ctx.targets or ctx.bin(w) != "frequent":
                 continue
             key = corrupt(w, random.Random(f"{config.seed}:corruption:{w}"))
@@ -266,16 +309,21 @@ class WNLaMProBuilder(Builder):
         )
 
     def summary(self, data: dict[str, datasets.DatasetDict]) -> str:
-        """Table 4 of the paper for this build: entries (mean targets) per relation x bin, both splits."""
+        """Table 4 of the paper for this build: entries (mean targets, ratio to the paper) per relation x bin."""
         cells: dict = defaultdict(list)
         for split in data["default"].values():
             for rel, b, targets in zip(split["relation"], split["keyword_bin"], split["targets"]):
                 cells[rel, b].append(len(targets))
         lines = ["| relation | " + " | ".join(BINS) + " | paper (rare/medium/frequent) |", "|---|---|---|---|---|"]
         for rel in RELATIONS:
-            row = [f"{len(cells[rel, b])} ({sum(cells[rel, b]) / len(cells[rel, b]):.1f})" if cells[rel, b] else "0" for b in BINS]
+            row = []
+            for b, paper in zip(BINS, PAPER_TABLE4[rel]):
+                n = len(cells[rel, b])
+                ratio = f", {n / paper:.2f}x" if paper else ""
+                row.append(f"{n} ({sum(cells[rel, b]) / n:.1f}{ratio})" if n else f"0{' (0.00x)' if paper else ''}")
             lines.append(f"| {rel} | " + " | ".join(row) + " | " + "/".join(map(str, PAPER_TABLE4[rel])) + " |")
-        return "Entries (mean number of targets) per relation and keyword frequency bin:\n\n" + "\n".join(lines)
+        head = "Entries (mean number of targets, ratio to the paper's Table 4) per relation and keyword frequency bin, dev+test:"
+        return head + "\n\n" + "\n".join(lines)
 
     def export_extra(self, data: dict[str, datasets.DatasetDict], folder: Path) -> list[str]:
         write_wnlampro_txt(data["default"], folder / "WNLaMPro.txt")
@@ -286,11 +334,14 @@ class WNLaMProBuilder(Builder):
 
 
 # --- the original file format: ID, dev|test, KEY (pos,zipf,count), RELATION, TARGET (pos,zipf,count)...
+# COUNT is an integer, as the authors' loader reads it: the corpus count when the build has corpus counts;
+# with a blended list (wordfreq) the rate per billion tokens rounded down (the paper's corpus had ~1e9
+# words, and rounding down keeps every word in its bin).
 _ANNOTATED = re.compile(r"^(?P<word>.+) \((?P<pos>[^,()]*),(?P<zipf>[^,()]*),(?P<count>[^,()]*)\)$")
 
 
-def _annotate(word: str, pos: str, count: float) -> str:
-    return f"{word} ({pos},{zipf(count)},{count:g})"
+def _annotate(word: str, pos: str, rate: float, count: int | None) -> str:
+    return f"{word} ({pos},{zipf(rate)},{int(rate) if count is None else count})"
 
 
 def write_wnlampro_txt(data: datasets.DatasetDict, path: Path) -> None:
@@ -299,23 +350,38 @@ def write_wnlampro_txt(data: datasets.DatasetDict, path: Path) -> None:
         for split in ("dev", "test"):
             for r in data[split]:
                 pos = "n" if r["relation"] in ("hypernym", "cohyponym") else r["pos"]
-                targets = [_annotate(t, pos, c) for t, c in zip(r["targets"], r["target_counts"])]
-                f.write("\t".join([r["id"], split, _annotate(r["key"], r["pos"], r["keyword_count"]), r["relation"], *targets]) + "\n")
+                counts = r["target_corpus_counts"] or [None] * len(r["targets"])
+                targets = [_annotate(t, pos, rate, c) for t, rate, c in zip(r["targets"], r["target_counts"], counts)]
+                key = _annotate(r["key"], r["pos"], r["keyword_count"], r["keyword_corpus_count"])
+                f.write("\t".join([r["id"], split, key, r["relation"], *targets]) + "\n")
 
 
-def read_wnlampro_txt(path: Path, rare_below: float = 10.0, frequent_from: float = 100.0) -> datasets.DatasetDict:
-    """Read ``WNLaMPro.txt`` (ours or the original release); a malformed line is an error naming it."""
+def read_wnlampro_txt(
+    path: Path, rare_below: float = 10.0, frequent_from: float = 100.0, keep_frequent_corruptions: bool = False
+) -> datasets.DatasetDict:
+    """Read ``WNLaMPro.txt`` (ours or the original release); a malformed line is an error naming it.
+
+    As the authors' loader does, CORRUPTION entries whose key has a count >= ``rare_below`` are dropped
+    unless ``keep_frequent_corruptions`` (the released file holds them; the paper's Table 4 does not).
+    """
     splits: dict[str, list[dict]] = {"dev": [], "test": []}
     with open(path, encoding="utf-8") as f:
         for lineno, line in enumerate(f, 1):
             if not line.strip():
                 continue
             try:
-                splits_row = _parse_line(line.rstrip("\n"), rare_below, frequent_from)
+                split, row = _parse_line(line.rstrip("\n"), rare_below, frequent_from)
             except ValueError as exc:
                 raise DataFormatError(f"{path}:{lineno}: {exc}") from None
-            splits[splits_row[0]].append(splits_row[1])
-    return datasets.DatasetDict({s: datasets.Dataset.from_list(rows, features=FEATURES) for s, rows in splits.items()})
+            if row["relation"] == "corruption" and row["keyword_count"] >= rare_below and not keep_frequent_corruptions:
+                continue
+            splits[split].append(row)
+    return datasets.DatasetDict({s: _dataset(rows) for s, rows in splits.items()})
+
+
+def _dataset(rows: list[dict]) -> datasets.Dataset:
+    """Rows as a Dataset of FEATURES (an empty split too, which ``from_list`` cannot type)."""
+    return datasets.Dataset.from_list(rows, features=FEATURES) if rows else datasets.Dataset.from_dict({k: [] for k in FEATURES}, features=FEATURES)
 
 
 def _parse_annotated(text: str) -> tuple[str, str, float]:
@@ -339,14 +405,17 @@ def _parse_line(line: str, rare_below: float, frequent_from: float) -> tuple[str
         raise ValueError(f"relation must be one of {', '.join(RELATIONS)}, got '{relation}'")
     word, pos, count = _parse_annotated(key)
     parsed = [_parse_annotated(t) for t in targets if t.strip()]
+    integral = all(c.is_integer() for c in [count, *(t[2] for t in parsed)])
     return split, {
         "id": ident,
         "key": word,
         "relation": relation,
         "pos": pos,
-        "keyword_count": count,
+        "keyword_count": count,  # the original's counts are in a ~1e9-word corpus: read as per billion
+        "keyword_corpus_count": int(count) if integral else None,
         "keyword_zipf": zipf(count),
         "keyword_bin": bin_of(count, (0.0, rare_below, frequent_from), BINS),
         "targets": [t[0] for t in parsed],
         "target_counts": [t[2] for t in parsed],
+        "target_corpus_counts": [int(t[2]) for t in parsed] if integral else None,
     }

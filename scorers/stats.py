@@ -422,3 +422,17 @@ def null_rejection_rates(documents: Sequence[Sequence[str]], size: int, repeats:
             if key.endswith("_p"):
                 rejected.setdefault(key, []).append(value < alpha)
     return {key: float(np.mean(v)) for key, v in rejected.items()}
+
+
+def bootstrap_ci(values, n_resamples: int = 1000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``values`` (seeded; resampled in one array)."""
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        return float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+    chunk = max(1, 2_000_000 // x.size)  # resamples drawn at once, so memory stays ~16 MB
+    means = np.concatenate([x[rng.integers(0, x.size, size=(min(chunk, n_resamples - i), x.size))].mean(1)
+                            for i in range(0, n_resamples, chunk)])
+    tail = (1 - level) / 2 * 100
+    lo, hi = np.percentile(means, [tail, 100 - tail])
+    return float(lo), float(hi)

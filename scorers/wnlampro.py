@@ -1,20 +1,25 @@
 """WNLaMPro scorer (Schick & Schütze 2020): MRR, P@3 and P@10 per relation x keyword frequency bin.
 
 Every (entry, pattern) query goes through the model in length-sorted batches: masked models predict
-one mask token at ``___``; causal models give the next-token distribution after the text before
-``___``, restricted to tokens that start a word; seq2seq models infill the gap (T5 sentinel or BART
-mask, ``models.seq2seq``).
+one mask token at ``___`` and rank the whole vocabulary, as the paper (a ``##`` piece takes a rank and
+never matches); causal models give the next-token distribution after the text before ``___``,
+restricted to tokens that start a word (no paper behaviour to follow); seq2seq models infill the gap
+(T5 sentinel or BART mask, ``models.seq2seq``), word-start tokens too. ``word_start_only`` overrides
+the default.
 """
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from . import plots
 from .base import Scorer
+from .stats import bootstrap_ci, mean_difference_test
 
 PATTERNS = {
     "antonym": [
@@ -45,16 +50,22 @@ PRECISION_AT = (3, 10)
 SHORT = {"antonym": "ANT", "hypernym": "HYP", "cohyponym": "COH+", "corruption": "COR"}
 
 
+@dataclass
+class Options:
+    word_start_only: bool | None = None  # None: masked models rank every token (paper), causal/seq2seq ones word starts
+
+
 def article(word: str) -> str:
     """The indefinite article by the keyword's first letter."""
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
-def fill(pattern: str, word: str) -> tuple[str, str]:
-    """(text before ___, text after ___) with a "." appended unless the pattern ends in . ? !"""
+def fill(pattern: str, word: str, faithful: bool = False) -> tuple[str, str]:
+    """(text before ___, text after ___) with " ." appended unless the pattern ends in . ? ! (the
+    authors' code appends "." with no space: ``faithful``)."""
     text = pattern.replace("<A>", article(word)).replace("<W>", word)
     if not text.endswith((".", "?", "!")):
-        text += " ."
+        text += "." if faithful else " ."
     left, right = text.split("___")
     return left, right
 
@@ -79,27 +90,69 @@ class WNLaMProScorer(Scorer):
     name = "wnlampro"
     families = ("causal", "masked", "seq2seq")
     chunk_size = 128
+    Options = Options
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        from wordbench.builders.base import parse_bool
+
+        if self.opts.word_start_only is not None:
+            self.opts.word_start_only = parse_bool("word_start_only", self.opts.word_start_only)
+        self._family: str | None = None
+        self._labels: dict[int, list[str]] = {}
+
+    def run_info(self, model):
+        info = super().run_info(model)
+        self._family = model.family
+        return info
+
+    def word_start_only(self, family: str | None) -> bool:
+        """Rank only tokens that begin a word: the option, else yes for causal and seq2seq models (next-token
+        distributions, where a word piece would start a different word); masked models rank every token."""
+        return self.opts.word_start_only if self.opts.word_start_only is not None else family in ("causal", "seq2seq")
 
     @property
     def settings(self) -> dict[str, object]:
-        return {"top": TOP}
+        start = self.word_start_only(self._family) if self._family or self.opts.word_start_only is not None else "auto"
+        return {"top": TOP, "word_start_only": start, **({"faithful": True} if self.faithful else {})}
 
     def stratum(self, row: dict) -> object:
         return row["relation"], row["keyword_bin"]  # the cells of Table 6
 
+    def token_labels(self, model) -> list[str]:
+        """What each logit index stands for: the lower-cased word a word-start token spells; any other
+        token as the tokenizer spells it, continuation pieces marked ``##`` so they match no target.
+        ``faithful``: the authors' labels (the token, marker stripped, lower-cased)."""
+        if id(model) not in self._labels:
+            vocab = model.words
+            size = len(vocab.words)  # the model's output size, which may exceed the tokenizer's
+            raw = model.tokenizer.convert_ids_to_tokens(list(range(min(size, len(model.tokenizer)))))
+            raw += [""] * (size - len(raw))
+            labels = []
+            for i, tok in enumerate(raw):
+                tok = tok or ""
+                if self.faithful:
+                    labels.append(tok.replace("\u0120", "").replace("\u2581", "").lower())
+                elif vocab.is_start[i]:
+                    labels.append(vocab.word(i).lower())
+                else:
+                    labels.append(tok if vocab.boundary[i] or tok.startswith("##") else "##" + tok)
+            self._labels[id(model)] = labels
+        return self._labels[id(model)]
+
     def predicted_words(self, model, lefts: list[str], rights: list[str]) -> list[list[str]]:
-        """Top-100 distinct words per query (lower-cased, as the uncased reference vocabulary)."""
-        # Twice as many tokens as words: " Dog" and " dog" are one word.
-        results = model.topk_next(lefts, 2 * TOP, right_contexts=rights, word_start_only=True)
-        vocab = model.words
-        out = []
-        for ids, _ in results:
-            words = list(dict.fromkeys(vocab.word(int(i)).lower() for i in ids))
-            out.append(words[:TOP])
-        return out
+        """Top-100 predictions per query: distinct labels (case variants are one word); ``faithful``:
+        the top 100 tokens, duplicates kept, as the authors' code."""
+        start_only = self.word_start_only(model.family)
+        k = TOP if self.faithful else 2 * TOP  # twice as many tokens as words: " Dog" and " dog" are one word
+        results = model.topk_next(lefts, k, right_contexts=rights, word_start_only=start_only)
+        labels = self.token_labels(model)
+        if self.faithful:
+            return [[labels[int(i)] for i in ids] for ids, _ in results]
+        return [list(dict.fromkeys(labels[int(i)] for i in ids))[:TOP] for ids, _ in results]
 
     def score(self, model, items: list[dict]) -> list[dict]:
-        queries = [(n, *fill(p, item["key"])) for n, item in enumerate(items) for p in PATTERNS[item["relation"]]]
+        queries = [(n, *fill(p, item["key"], self.faithful)) for n, item in enumerate(items) for p in PATTERNS[item["relation"]]]
         words = self.predicted_words(model, [q[1] for q in queries], [q[2] for q in queries])
         per_item: dict[int, list[list[str]]] = defaultdict(list)
         for (n, _, _), w in zip(queries, words):
@@ -135,67 +188,112 @@ class WNLaMProScorer(Scorer):
                 rows = groups.get((rel, b), [])
                 cell = {"n": len(rows)}
                 if len(rows) >= MIN_ENTRIES:
-                    cell["mrr"] = round(float(np.mean([r["rr"] for r in rows])), 4)
+                    rr = [r["rr"] for r in rows]
+                    cell["mrr"] = round(float(np.mean(rr)), 4)
+                    cell["mrr_ci"] = [round(v, 4) for v in bootstrap_ci(rr)]
                     for k in PRECISION_AT:
                         cell[f"p@{k}"] = round(float(np.mean([r[f"p@{k}"] for r in rows])), 4)
                 metrics[rel][b] = cell
+            rare, frequent = groups.get((rel, "rare"), []), groups.get((rel, "frequent"), [])
+            if len(rare) >= MIN_ENTRIES and len(frequent) >= MIN_ENTRIES:
+                test = mean_difference_test([r["rr"] for r in rare], [r["rr"] for r in frequent], n_resamples=9999)
+                metrics[rel]["rare_vs_frequent"] = {"difference": round(test.statistic, 4), "p": round(test.pvalue, 4)}
         return metrics
 
     def report(self, summaries: list[dict]) -> str:
-        cols = [(rel, b) for rel in RELATIONS for b in BINS]
-        head = "| model | " + " | ".join(f"{SHORT[r]} {b[0].upper()}" for r, b in cols) + " |"
-        lines = ["## MRR per relation and keyword bin (Table 6)", "", head, "|" + "---|" * (len(cols) + 1)]
+        lines = ["## MRR per relation and keyword bin (Table 6)", "", "| model | relation | " + " | ".join(BINS) + " | rare < frequent |", "|---|---|---|---|---|---|"]
         for s in summaries:
-            m = s["metrics"]
-            lines.append(f"| {s['model']['name']} | " + " | ".join(_fmt(m[r][b].get("mrr")) for r, b in cols) + " |")
-        lines += ["", "R = rare (< 10 per billion), M = medium (10-99), F = frequent (>= 100); '-' = fewer than 10 entries.", ""]
+            for rel in RELATIONS:
+                m = s["metrics"][rel]
+                cells = [_cell(m[b]) for b in BINS]
+                lines.append(f"| {s['model']['name']} | {SHORT[rel]} | " + " | ".join(cells) + f" | {_versus(m.get('rare_vs_frequent'))} |")
+        lines += [
+            "",
+            "Cells: MRR [95% bootstrap interval] (n entries); rare < 10 per billion, medium 10-99, frequent >= 100;",
+            "n<10: too few entries to report. Last column: MRR(rare) - MRR(frequent) and its two-sided permutation p.",
+            "",
+        ]
         for s in summaries:
-            lines += [f"### {s['model']['name']}: all metrics ({s['split']} split)", "", "| relation | bin | n | MRR | P@3 | P@10 |", "|---|---|---|---|---|---|"]
+            lines += [f"### {s['model']['name']}: all metrics ({s['split']} split)", "", "| relation | bin | n | MRR | 95% CI | P@3 | P@10 |", "|---|---|---|---|---|---|---|"]
             for rel in RELATIONS:
                 for b in (*BINS, "all"):
                     c = s["metrics"][rel][b]
-                    lines.append(f"| {rel} | {b} | {c['n']} | {_fmt(c.get('mrr'))} | {_fmt(c.get('p@3'))} | {_fmt(c.get('p@10'))} |")
+                    ci = "[" + ", ".join(f"{v:.3f}" for v in c["mrr_ci"]) + "]" if "mrr_ci" in c else "-"
+                    lines.append(f"| {rel} | {b} | {c['n']} | {_fmt(c.get('mrr'))} | {ci} | {_fmt(c.get('p@3'))} | {_fmt(c.get('p@10'))} |")
             lines += ["", f"`{s['signature']}`", ""]
         return "\n".join(lines)
 
     def plots(self, records: list[dict], summary: dict, folder: Path) -> list[str]:
+        return [self._mrr_plot(summary, folder), self._rank_heatmap(records, folder)]
+
+    @staticmethod
+    def _mrr_plot(summary: dict, folder: Path) -> str:
+        """MRR per relation and bin with 95% intervals; a bin with n < 10 is labelled, not drawn as 0."""
         plt = plots.pyplot()
-        names = []
         fig, ax = plt.subplots(figsize=(7, 4))
         width = 0.25
         for i, b in enumerate(BINS):
-            values = [summary["metrics"][rel][b].get("mrr") or 0.0 for rel in RELATIONS]
-            ax.bar(np.arange(len(RELATIONS)) + plots.bar_offset(i, len(BINS), width), values, width, label=b)
+            x = np.arange(len(RELATIONS)) + plots.bar_offset(i, len(BINS), width)
+            cells = [summary["metrics"][rel][b] for rel in RELATIONS]
+            shown = [j for j, c in enumerate(cells) if "mrr" in c]
+            err = np.array([[cells[j]["mrr"] - cells[j]["mrr_ci"][0], cells[j]["mrr_ci"][1] - cells[j]["mrr"]] for j in shown]).T
+            ax.bar(x[shown], [cells[j]["mrr"] for j in shown], width, yerr=err if shown else None, capsize=2, label=b, color=f"C{i}")
+            for j, c in enumerate(cells):
+                if "mrr" not in c and c["n"]:
+                    ax.text(x[j], 0.005, "n<10", rotation=90, ha="center", va="bottom", fontsize=7, color=f"C{i}")
         ax.set_xticks(np.arange(len(RELATIONS)), [SHORT[r] for r in RELATIONS])
-        ax.set_ylabel("MRR")
+        ax.set_ylabel("MRR (95% bootstrap interval)")
         ax.set_title(f"WNLaMPro MRR by keyword frequency: {summary['model']['name']}")
         ax.legend()
-        names.append(plots.save(fig, folder, "mrr_by_bin.png"))
+        return plots.save(fig, folder, "mrr_by_bin.png")
 
-        # Figure 3: rank interval vs keyword-count interval for COHYPONYM+, columns normalised.
-        count_edges = [0, 10, 100, 1000, 10000, float("inf")]
-        count_labels = ["<10", "10-99", "100-999", "1k-10k", ">=10k"]
-        rank_labels = ["1", "2-3", "4-10", "11-100", ">100"]
-        grid = np.zeros((len(rank_labels), len(count_labels)))
-        for r in records:
-            if r["relation"] != "cohyponym":
-                continue
-            col = next(i for i in range(len(count_labels)) if count_edges[i] <= r["keyword_count"] < count_edges[i + 1])
-            rank = r["rank"]
-            row = 4 if rank is None else 0 if rank == 1 else 1 if rank <= 3 else 2 if rank <= 10 else 3
-            grid[row, col] += 1
-        totals = grid.sum(0, keepdims=True)
-        norm = np.divide(grid, totals, out=np.zeros_like(grid), where=totals > 0)
-        fig, ax = plt.subplots(figsize=(6, 4))
-        im = ax.imshow(norm, cmap="viridis", vmin=0, vmax=1, aspect="auto")
-        ax.set_xticks(range(len(count_labels)), [f"{c}\n(n={int(t)})" for c, t in zip(count_labels, totals[0])])
-        ax.set_yticks(range(len(rank_labels)), rank_labels)
-        ax.set_xlabel("keyword count (per billion tokens)")
-        ax.set_ylabel("rank of the best target")
-        ax.set_title("COHYPONYM+: rank vs keyword frequency")
+    @staticmethod
+    def _rank_heatmap(records: list[dict], folder: Path) -> str:
+        """Figure 3: COHYPONYM+ share of entries with rank in (2^(i-1), 2^i] per keyword-count column
+        (2^(j-1), 2^j], columns normalised; a column with n < 10 is marked n<10 and left blank."""
+        plt = plots.pyplot()
+        grid, col_labels = rank_count_grid([r for r in records if r["relation"] == "cohyponym"])
+        n_rows, n_cols = grid.shape
+        totals = grid.sum(0)
+        norm = np.where(totals >= MIN_ENTRIES, grid / np.maximum(totals, 1), np.nan)
+        fig, ax = plt.subplots(figsize=(max(6, 0.45 * n_cols + 2), 4.5))
+        im = ax.imshow(norm, cmap="viridis", vmin=0, vmax=1, aspect="auto", origin="lower")
+        ax.set_xticks(range(n_cols), [f"{c}\nn={int(t)}" for c, t in zip(col_labels, totals)], fontsize=7)
+        row_labels = [f"{2 ** i}" for i in range(n_rows - 1)] + [f">{TOP}"]
+        ax.set_yticks(range(n_rows), row_labels, fontsize=7)
+        for j in np.flatnonzero((totals > 0) & (totals < MIN_ENTRIES)):
+            ax.text(j, n_rows / 2, "n<10", rotation=90, ha="center", va="center", fontsize=7)
+        ax.set_xlabel("keyword count per billion tokens, column (2^(j-1), 2^j] (label: its upper end; 0 = below the list)")
+        ax.set_ylabel("rank of the best target, row (2^(i-1), 2^i]")
+        ax.set_title("COHYPONYM+: rank vs keyword count (Figure 3)")
         fig.colorbar(im, ax=ax, label="share of column")
-        names.append(plots.save(fig, folder, "cohyponym_rank_heatmap.png"))
-        return names
+        return plots.save(fig, folder, "cohyponym_rank_heatmap.png")
+
+
+def rank_count_grid(records: list[dict]) -> tuple[np.ndarray, list[str]]:
+    """Entries per (rank row, keyword-count column) with the paper's power-of-two bins: row i holds
+    ranks in (2^(i-1), 2^i], the last row ranks past the top 100; column "0" holds count 0, column
+    "2^j" counts in (2^(j-1), 2^j] (counts <= 1 in "2^0"); empty leading columns are dropped."""
+    count_bin = [0 if r["keyword_count"] <= 0 else max(0, math.ceil(math.log2(r["keyword_count"]))) + 1 for r in records]
+    rank_bin = [math.ceil(math.log2(r["rank"])) if r["rank"] else math.ceil(math.log2(TOP)) + 1 for r in records]
+    n_cols, n_rows = max(count_bin, default=0) + 1, math.ceil(math.log2(TOP)) + 2
+    grid = np.zeros((n_rows, n_cols))
+    np.add.at(grid, (rank_bin, count_bin), 1)
+    labels = ["0"] + [f"2^{j - 1}" for j in range(1, n_cols)]
+    first = min((j for j in np.flatnonzero(grid.sum(0)) if j > 0), default=n_cols)
+    keep = [0] * bool(grid[:, 0].sum()) + list(range(first, n_cols)) or [0]
+    return grid[:, keep], [labels[j] for j in keep]
+
+
+def _cell(c: dict) -> str:
+    if "mrr" not in c:
+        return f"n<10 ({c['n']})" if c["n"] else "-"
+    lo, hi = c["mrr_ci"]
+    return f"{c['mrr']:.3f} [{lo:.3f}, {hi:.3f}] ({c['n']})"
+
+
+def _versus(test: dict | None) -> str:
+    return "-" if test is None else f"{test['difference']:+.3f} (p={test['p']:.3g})"
 
 
 def _fmt(value) -> str:

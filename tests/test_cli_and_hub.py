@@ -24,7 +24,7 @@ def _one_line_error(result, *needles):
 
 def test_list(runner):
     result = runner.invoke(cli, ["list"])
-    assert result.exit_code == 0 and "wnlampro@1.0.0" in result.output and "hypernym_min_depth=6" in result.output
+    assert result.exit_code == 0 and "wnlampro@1.1.0" in result.output and "hypernym_min_depth=6" in result.output
 
 
 def test_user_errors_are_one_line(runner, tiny_models, wnlampro_file, tmp_path):

@@ -16,7 +16,8 @@ from wordbench.builders.wnlampro import (
 )
 from wordbench.builders.sources.frequencies import Frequencies, bin_of, corpus_frequencies
 from wordbench.builders.sources.base import SourceInfo
-from wordbench.builders.sources.wordnet import lexnames_text, load_wordnet
+from wordbench.builders.sources.stopwords import CLOSED_CLASS
+from wordbench.builders.sources.wordnet import dominant_use, lexnames_text, load_wordnet
 
 
 @pytest.fixture(scope="module")
@@ -24,8 +25,8 @@ def wn():
     return load_wordnet()[0]
 
 
-def _ctx(wn, rates, targets, **cfg):
-    freq = Frequencies(rates, SourceInfo("freq", "test", "test"), None, missing_is_rare=True)
+def _ctx(wn, rates, targets, missing_is_rare=True, **cfg):
+    freq = Frequencies(rates, SourceInfo("freq", "test", "test"), None, missing_is_rare=missing_is_rare)
     return _Context(wn, freq, set(targets), Config(**cfg))
 
 
@@ -44,6 +45,31 @@ def test_hand_checked_antonym_and_hypernym(wn):
     assert hypernym_targets(ctx, "poodle") == []  # fewer than 3 valid targets
     ctx = _ctx(wn, {"dog": 5.0, "canine": 1.0}, ["dog", "canine", "carnivore", "placental", "animal"])
     assert hypernym_targets(ctx, "poodle") == ["dog", "canine", "animal", "carnivore"]
+
+
+def test_dominant_use_and_closed_class(wn):
+    assert dominant_use(wn, "good", "a") and dominant_use(wn, "dog", "n") and dominant_use(wn, "poodle", "n")
+    # marginal adjective senses (the issue's examples) and a noun mostly used as a verb
+    for word in ("like", "live", "side", "found"):
+        assert not dominant_use(wn, word, "a"), word
+    assert not dominant_use(wn, "run", "n")
+    assert dominant_use(wn, "aperiodic", "a")  # no tagged occurrence, adjective senses only
+    assert {"a", "he", "so", "can", "will", "x"} <= CLOSED_CLASS and "dog" not in CLOSED_CLASS
+    ctx = _ctx(wn, {"he": 1e6, "case": 1e5, "good": 1e5}, [])
+    assert not ctx.keyword("he", "n") and ctx.keyword("case", "n") and ctx.keyword("good", "a")
+    assert _ctx(wn, {"he": 1e6}, [], keep_closed_class=True).keyword("he", "n")
+
+
+def test_rare_words_fill(wn):
+    # nothing listed: V is what WordNet's text attests ("dog" occurs in glosses; "cephalometry" nowhere)
+    ctx = _ctx(wn, {}, [])
+    assert ctx.in_vocabulary("dog") and not ctx.in_vocabulary("cephalometry")
+    assert not ctx.in_vocabulary("all-time")  # wordfreq splits hyphens: no rate for the compound
+    assert _ctx(wn, {}, [], rare_words="wordnet").in_vocabulary("cephalometry")  # wordbench 1.0.0
+    assert not _ctx(wn, {}, [], rare_words="none").in_vocabulary("dog")
+    assert not _ctx(wn, {}, [], missing_is_rare=False).in_vocabulary("dog")  # corpus counts: seen words only
+    with pytest.raises(ConfigError, match="rare_words must be one of"):
+        WNLaMProBuilder().sources(Config(rare_words="all"))
 
 
 def test_hypernym_min_depth_excludes_shallow_synsets(wn):
@@ -125,9 +151,12 @@ def test_default_build(wnlampro_build):
             assert 10 <= len(r["targets"]) <= 50 and r["key"] not in r["targets"]
         if r["relation"] == "corruption":
             assert r["keyword_bin"] == "rare" and r["keyword_count"] < 10
-    assert meta["signature"].startswith("wnlampro@1.0.0|wordnet:3.0|freq:wordfreq-")
+        assert r["key"] not in CLOSED_CLASS and r["keyword_corpus_count"] is None  # wordfreq: no corpus counts
+    assert meta["signature"].startswith("wnlampro@1.1.0|wordnet:3.0|freq:wordfreq-")
     summary = WNLaMProBuilder().summary(data)
-    assert "| cohyponym |" in summary and "1960/2740/6126" in summary
+    assert "| cohyponym |" in summary and "1960/2740/6126" in summary and "x) |" in summary
+    for line in (folder / "WNLaMPro.txt").read_text().splitlines()[:200]:  # integer counts, as the authors' loader reads
+        assert all(c.rsplit(",", 1)[1].rstrip(")").isdigit() for c in line.split("\t")[2:3] + line.split("\t")[4:])
 
 
 def test_build_is_byte_identical(wnlampro_build, tmp_path):
@@ -150,6 +179,31 @@ def test_wnlampro_txt_round_trip(wnlampro_file, tmp_path):
     again = read_wnlampro_txt(out)
     for split in ("dev", "test"):
         assert again[split].to_list() == data[split].to_list()
+
+
+def test_reader_drops_frequent_corruptions_as_the_authors(tmp_path):
+    path = tmp_path / "w.txt"
+    path.write_text("1\ttest\tdgo (n,0,3)\tcorruption\tdog (n,5.1,125000)\n2\ttest\ttge (n,1.4,25)\tcorruption\tthe (n,7,9000000)\n")
+    assert read_wnlampro_txt(path)["test"]["key"] == ["dgo"]
+    kept = read_wnlampro_txt(path, keep_frequent_corruptions=True)["test"]
+    assert kept["key"] == ["dgo", "tge"] and kept["keyword_corpus_count"] == [3, 25]
+
+
+def test_corpus_counts_are_written_as_integers(tmp_path):
+    import datasets
+
+    from wordbench.builders.wnlampro import FEATURES, _dataset
+
+    row = {"id": "hypernym/oak", "key": "oak", "relation": "hypernym", "pos": "n", "keyword_count": 123.4567, "keyword_corpus_count": 12,
+           "keyword_zipf": 2.09, "keyword_bin": "frequent", "targets": ["tree"], "target_counts": [9999.9], "target_corpus_counts": [987]}
+    data = datasets.DatasetDict({"dev": _dataset([]), "test": _dataset([row])})
+    write_wnlampro_txt(data, tmp_path / "c.txt")
+    assert (tmp_path / "c.txt").read_text() == "hypernym/oak\ttest\toak (n,2.09,12)\thypernym\ttree (n,4.0,987)\n"
+    row |= {"keyword_corpus_count": None, "target_corpus_counts": None, "keyword_count": 9.99}  # wordfreq: rate rounded down
+    data["test"] = datasets.Dataset.from_list([row], features=FEATURES)
+    write_wnlampro_txt(data, tmp_path / "w.txt")
+    assert "oak (n,1.0,9)" in (tmp_path / "w.txt").read_text()
+    assert read_wnlampro_txt(tmp_path / "w.txt")["test"][0]["keyword_bin"] == "rare"  # still rare after rounding down
 
 
 def test_malformed_wnlampro_line_names_it(tmp_path):

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from wordbench.scorers.wnlampro import PATTERNS, WNLaMProScorer, fill, rank_and_precision
+from wordbench.scorers.wnlampro import PATTERNS, TOP, WNLaMProScorer, fill, rank_and_precision, rank_count_grid
 
 
 def test_seventeen_patterns_and_filling():
@@ -12,6 +12,7 @@ def test_seventeen_patterns_and_filling():
     assert fill('" <W> " and " ___ "', "cat") == ('" cat " and " ', ' " .')
     assert fill('" <W> " . did you mean " ___ " ?', "dgo") == ('" dgo " . did you mean " ', ' " ?')
     assert fill('" <W> " is a misspelling of " ___ " .', "dgo")[1] == ' " .'
+    assert fill("<W> is a ___", "dog", faithful=True) == ("dog is a ", ".")  # the authors append "." with no space
 
 
 def test_hand_computed_rank_mrr_and_precision():
@@ -30,8 +31,74 @@ def test_summary_reports_bins_with_ten_entries():
     records += [{"id": "x", "relation": "hypernym", "keyword_bin": "medium", "rr": 1.0, "p@3": 1.0, "p@10": 1.0}]
     m = WNLaMProScorer().summarize(records)
     assert m["hypernym"]["rare"]["mrr"] == pytest.approx(sum(1 / (i + 1) for i in range(10)) / 10, abs=1e-4)
+    lo, hi = m["hypernym"]["rare"]["mrr_ci"]
+    assert 0.1 <= lo < m["hypernym"]["rare"]["mrr"] < hi <= 1.0
     assert m["hypernym"]["medium"] == {"n": 1}
     assert m["hypernym"]["all"]["n"] == 11
+    assert "rare_vs_frequent" not in m["hypernym"]  # no frequent entries
+
+
+def test_rare_vs_frequent_test_and_report_cells():
+    records = [{"id": f"r{i}", "relation": "antonym", "keyword_bin": "rare", "rr": 0.0, "p@3": 0.0, "p@10": 0.0} for i in range(12)]
+    records += [{"id": f"f{i}", "relation": "antonym", "keyword_bin": "frequent", "rr": 1.0, "p@3": 0.3, "p@10": 0.1} for i in range(12)]
+    records += [{"id": f"m{i}", "relation": "antonym", "keyword_bin": "medium", "rr": 1.0, "p@3": 0.3, "p@10": 0.1} for i in range(3)]
+    scorer = WNLaMProScorer()
+    m = scorer.summarize(records)
+    assert m["antonym"]["rare_vs_frequent"]["difference"] == -1.0 and m["antonym"]["rare_vs_frequent"]["p"] < 0.001
+    summary = {"model": {"name": "m"}, "metrics": m, "split": "test", "signature": "sig"}
+    report = scorer.report([summary])
+    assert "| m | ANT | 0.000 [0.000, 0.000] (12) | n<10 (3) | 1.000 [1.000, 1.000] (12) | -1.000 (p=" in report
+
+
+def test_figure3_power_of_two_bins(tmp_path):
+    # (count, rank): count 256 is in (128, 256] -> "2^8"; 257 in (256, 512] -> "2^9"; rank 16 in (8, 16] -> row 4
+    records = [{"keyword_count": 256.0, "rank": 16}, {"keyword_count": 257.0, "rank": 17}, {"keyword_count": 0.0, "rank": None},
+               {"keyword_count": 256.0, "rank": 1}, {"keyword_count": 300.0, "rank": 100}]
+    grid, labels = rank_count_grid(records)
+    assert labels == ["0", "2^8", "2^9"]  # empty columns 2^0..2^7 dropped
+    assert grid.shape == (9, 3) and grid.sum() == 5
+    assert grid[4, 1] == 1 and grid[0, 1] == 1 and grid[5, 2] == 1 and grid[7, 2] == 1  # 17 -> (16, 32]; 100 -> (64, 128]
+    assert grid[8, 0] == 1  # past the top 100
+    run = [dict(r, relation="cohyponym") for r in records]
+    assert WNLaMProScorer._rank_heatmap(run, tmp_path) == "cohyponym_rank_heatmap.png"
+    assert WNLaMProScorer._rank_heatmap([], tmp_path) == "cohyponym_rank_heatmap.png"  # no entries: an empty figure
+
+
+def test_masked_ranks_over_the_whole_vocabulary(tiny_models):
+    """The paper ranks every token: ``##`` pieces take ranks (and never match); the old word-start
+    restriction moved targets up."""
+    from wordbench.scorers.models import load_model
+
+    model = load_model(str(tiny_models["bert"]), device="cpu", batch_size=4)
+    scorer = WNLaMProScorer()
+    scorer.run_info(model)
+    assert scorer.settings["word_start_only"] is False
+    left, right = fill("<W> and ___", "dog")
+    words = scorer.predicted_words(model, [left], [right])[0]
+    assert any(w.startswith("##") for w in words)  # pieces are ranked
+    ids, _ = model.topk_next([left], len(model.words.words), right_contexts=[right])[0]
+    labels = scorer.token_labels(model)
+    assert words == list(dict.fromkeys(labels[int(i)] for i in ids))[:TOP]
+    restricted = WNLaMProScorer(word_start_only=True).predicted_words(model, [left], [right])[0]
+    assert not any(w.startswith("##") for w in restricted)
+    pieces_before = [w for w in words if w.startswith("##")]
+    target = next(w for w in words if not w.startswith("##") and words.index(w) > words.index(pieces_before[0]))
+    full_rank = rank_and_precision([words], [target])["rank"]
+    assert full_rank == words.index(target) + 1
+    assert rank_and_precision([restricted], [target])["rank"] < full_rank
+
+
+def test_word_start_only_option_and_signature(tiny_models):
+    from wordbench.builders.errors import ConfigError
+    from wordbench.scorers.models import load_model
+
+    causal = WNLaMProScorer()
+    causal.run_info(load_model(str(tiny_models["gpt2"]), device="cpu"))
+    assert causal.signature_settings()["word_start_only"] is True
+    assert WNLaMProScorer(word_start_only="false").settings["word_start_only"] is False
+    assert WNLaMProScorer(faithful=True).signature_settings()["faithful"]  # the paper's id (registry) or "paper"
+    with pytest.raises(ConfigError):
+        WNLaMProScorer(word_start_only="maybe")
 
 
 @pytest.mark.parametrize("name", ["gpt2", "bert"])

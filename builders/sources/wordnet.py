@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 import warnings
 from pathlib import Path
@@ -161,3 +162,42 @@ def _deterministic_pointers() -> None:
 def _with_info(reader, origin: str):
     _deterministic_pointers()
     return reader, SourceInfo("wordnet", "WordNet", reader.get_version(), origin)
+
+
+_GLOSS_WORD = re.compile(r"[a-z][a-z.-]*[a-z]|[a-z]")
+
+
+def gloss_words(wn) -> frozenset[str]:
+    """Words of WordNet's own running text (every gloss and example sentence, about 1.5M tokens),
+    lower-cased, with the base forms WordNet's morphology gives them (``kumquats`` attests ``kumquat``)."""
+    key = id(wn)
+    if key not in _GLOSS_CACHE:
+        forms: set[str] = set()
+        for synset in wn.all_synsets():
+            forms.update(_GLOSS_WORD.findall(" ".join([synset.definition(), *synset.examples()]).lower()))
+        base = {b for f in forms for pos in "nav" for b in wn._morphy(f, pos)}
+        _GLOSS_CACHE[key] = frozenset(forms | base)
+    return _GLOSS_CACHE[key]
+
+
+_GLOSS_CACHE: dict[int, frozenset[str]] = {}
+
+
+def tagged_counts(wn, word: str) -> dict[str, tuple[int, int]]:
+    """Per part of speech (n, v, a with satellites, r): (summed sense-tagged count of ``word``'s own
+    lemmas in WordNet's ``cntlist``, number of its senses)."""
+    out = {}
+    for pos in "nvar":
+        lemmas = [lemma for lemma in wn.lemmas(word, pos) if lemma.name() == word]
+        out[pos] = (sum(lemma.count() for lemma in lemmas), len(lemmas))
+    return out
+
+
+def dominant_use(wn, word: str, pos: str) -> bool:
+    """``word`` is a ``pos`` in its dominant use: more than half its tagged occurrences are ``pos``
+    senses; a word with no tagged occurrence must have no senses in another part of speech."""
+    counts = tagged_counts(wn, word)
+    total = sum(c for c, _ in counts.values())
+    if total:
+        return 2 * counts[pos][0] > total
+    return counts[pos][1] > 0 and all(n == 0 for p, (_, n) in counts.items() if p != pos)
