@@ -11,9 +11,9 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 AUTO_START_CUDA = 256  # first row cap tried by batch_size="auto" on a GPU
-AUTO_CPU = 64
+AUTO_CPU = 16
 AUTO_TOKENS_CUDA = 65536  # padded tokens per batch (rows x longest row) under batch_size="auto"
-AUTO_TOKENS_CPU = 2048
+AUTO_TOKENS_CPU = 1024
 
 
 class BatchSizer:
