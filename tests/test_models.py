@@ -120,7 +120,7 @@ def test_auto_batch_size_backs_off_on_oom():
     assert sizer.size == 64 and calls[:3] == [256, 128, 64]
 
 
-PAIRS = [("the dog is", " a pet ."), ("the dog is", " a cat"), ("the dog is", " good and the cat is bad ."), ("a", " dog"),
+PAIRS = [("the dog is", " a pet ."), ("the dog is", " a cat"), ("the dog is", " good and the cat is bad ."), ("a", " dog"), ("a", " cat"),
          "the cat is a pet .", ("good is the opposite of", " bad"), ("the dog is", "")]
 
 

@@ -64,7 +64,8 @@ class CausalLM(ScoringModel):
         token boundary; whitespace ending a context moves to the continuation (``split_pair``); offsets
         index into ``context + continuation``. The LM head runs only at the positions scored. Where
         several continuations share a context, the context goes through the model once and each
-        continuation goes on from its cached keys and values.
+        continuation goes on from its cached keys and values (a one-token continuation needs no pass of
+        its own).
         """
         prepared = []
         for item in items:
@@ -78,7 +79,9 @@ class CausalLM(ScoringModel):
         groups: dict[tuple[int, ...], list[int]] = {}
         for n, (head, _, _) in enumerate(prepared):
             groups.setdefault(tuple(head), []).append(n)
-        shared = [idx for head, idx in groups.items() if len(idx) > 1 and len(head) > 1]
+        # a context of BOS alone saves nothing; a group runs at most a batch of continuations at once
+        step = self.sizer.size
+        shared = [idx[i : i + step] for head, idx in groups.items() if len(idx) > 1 and len(head) > 1 for i in range(0, len(idx), step)]
         alone = [n for head, idx in groups.items() if not (len(idx) > 1 and len(head) > 1) for n in idx]
         scores: list = [None] * len(prepared)
         single = [(prepared[n][0], prepared[n][1]) for n in alone]
@@ -113,29 +116,44 @@ class CausalLM(ScoringModel):
         return self._gathered_logprobs([t for _, t in batch], [len(h) - 1 for h, _ in batch], input_ids=ids, attention_mask=mask)
 
     def _score_shared(self, batch):
-        """(context ids, [continuation ids]) groups: the context but its last token runs once with the
-        cache kept; every continuation goes on from there, fed that last token and its own tokens."""
+        """(context ids, [continuation ids]) groups: the context runs once with the cache kept, the head at
+        its last position only (every continuation's first token); continuations of two tokens or more go
+        on from the cache, fed all but their last token."""
         from transformers import DynamicCache
 
         device = self.device
-        ids, mask = self.pad([h[:-1] for h, _ in batch])
-        none = torch.zeros(0, dtype=torch.long, device=device)
-        with self.head_at(none, none):  # no logits are read from the context pass
-            kv = [(layer.keys, layer.values) for layer in self.model(input_ids=ids, attention_mask=mask, use_cache=True).past_key_values.layers]
-        owner = torch.tensor([g for g, (_, ts) in enumerate(batch) for _ in ts], device=device)
-        conts = [[h[-1]] + t[:-1] for h, ts in batch for t in ts]
-        start = torch.tensor([len(h) - 1 for h, ts in batch for _ in ts], device=device)
-        cont_ids, cont_mask = self.pad(conts)
-        cache = DynamicCache(ddp_cache_data=[(k[owner], v[owner]) for k, v in kv])
-        flat = self._gathered_logprobs(
-            [t for _, ts in batch for t in ts], [0] * len(conts), input_ids=cont_ids, past_key_values=cache, use_cache=True,
-            attention_mask=torch.cat([mask[owner], cont_mask], 1), position_ids=start[:, None] + torch.arange(cont_ids.shape[1], device=device)[None, :],
-        )
-        out, i = [], 0
+        ids, mask = self.pad([h for h, _ in batch])
+        groups = torch.arange(len(batch), device=device)
+        with self.head_at(groups, torch.tensor([len(h) - 1 for h, _ in batch], device=device)) as pick:
+            out = self.model(input_ids=ids, attention_mask=mask, use_cache=True)
+            first_logits = pick(out.logits)
+        conts = [(g, t) for g, (_, ts) in enumerate(batch) for t in ts]
+        values: list[list[float]] = [[] for _ in conts]
+        scored = [n for n, (_, t) in enumerate(conts) if t]
+        if scored:
+            rows = torch.tensor([conts[n][0] for n in scored], device=device)
+            first = token_logprobs(first_logits[rows], torch.tensor([conts[n][1][0] for n in scored], device=device)).cpu().tolist()
+            for n, v in zip(scored, first):
+                values[n] = [v]
+        longer = [n for n, (_, t) in enumerate(conts) if len(t) > 1]
+        if longer:
+            kv = [(layer.keys, layer.values) for layer in out.past_key_values.layers]
+            owner = torch.tensor([conts[n][0] for n in longer], device=device)
+            cont_ids, cont_mask = self.pad([conts[n][1][:-1] for n in longer])
+            start = torch.tensor([len(batch[conts[n][0]][0]) for n in longer], device=device)
+            rest = self._gathered_logprobs(
+                [conts[n][1][1:] for n in longer], [0] * len(longer), input_ids=cont_ids, use_cache=True,
+                past_key_values=DynamicCache(ddp_cache_data=[(k[owner], v[owner]) for k, v in kv]),
+                attention_mask=torch.cat([mask[owner], cont_mask], 1),
+                position_ids=start[:, None] + torch.arange(cont_ids.shape[1], device=device)[None, :],
+            )
+            for n, r in zip(longer, rest):
+                values[n] += r
+        per_group, i = [], 0
         for _, ts in batch:
-            out.append(flat[i : i + len(ts)])
+            per_group.append(values[i : i + len(ts)])
             i += len(ts)
-        return out
+        return per_group
 
     def _word_steps(self, lines):
         return _CausalLineSteps(self, lines)
