@@ -165,7 +165,8 @@ class ScoringModel:
             return
 
         def gather(module, args):
-            return (args[0][rows, cols].unsqueeze(1), *args[1:])
+            states = args[0]  # [batch, positions, dim]; on the head's device when the model is sharded
+            return (states[rows.to(states.device), cols.to(states.device)].unsqueeze(1), *args[1:])
 
         handle = head.register_forward_pre_hook(gather)
         try:
