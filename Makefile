@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.wordbench-installed
 PYTEST_ARGS ?=
 
-.PHONY: install system test test-fast demo perf clean
+.PHONY: install system test test-fast demo perf perf-peers clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -47,5 +47,16 @@ perf: install
 	HF_HUB_OFFLINE=1 $(PY) perf/minpairs.py
 	$(PY) perf/frequencies.py
 
+# wordbench against lm-evaluation-harness and minicons (perf/peers.py). The peers live in their own venv so
+# that the project's dependencies stay clean; CPU torch first, so that they pull no CUDA wheels.
+PEERS ?= .venv-peers
+perf-peers: install
+	test -x $(PEERS)/bin/python || python3 -m venv $(PEERS)
+	$(PEERS)/bin/python -c "import torch" 2>/dev/null || $(PEERS)/bin/python -m pip install -q torch==2.13.0
+	$(PEERS)/bin/python -m pip install -q lm-eval minicons
+	$(PEERS)/bin/python -m pip install -q --no-deps -e .
+	HF_HUB_OFFLINE=1 $(PY) perf/peers.py prepare
+	HF_HUB_OFFLINE=1 $(PEERS)/bin/python perf/peers.py
+
 clean:
-	rm -rf $(VENV) build *.egg-info runs
+	rm -rf $(VENV) $(PEERS) build *.egg-info runs

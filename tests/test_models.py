@@ -118,3 +118,83 @@ def test_auto_batch_size_backs_off_on_oom():
     items = list(range(300))
     assert sizer.run(items, [1] * 300, fn) == [x * 2 for x in items]
     assert sizer.size == 64 and calls[:3] == [256, 128, 64]
+
+
+PAIRS = [("the dog is", " a pet ."), ("the dog is", " a cat"), ("the dog is", " good and the cat is bad ."), ("a", " dog"), ("a", " cat"),
+         "the cat is a pet .", ("good is the opposite of", " bad"), ("the dog is", "")]
+
+
+def _full_logprobs(model, ids: list[int]) -> torch.Tensor:
+    """Reference: the full log-softmax at every position of one unpadded sequence."""
+    with torch.inference_mode():
+        return torch.log_softmax(model.model(input_ids=torch.tensor([ids])).logits[0].float(), -1)
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama", "bert"])
+def test_head_only_at_read_positions_equals_full_computation(models, name):
+    model = models[name]
+    for (ids, pos), row in zip(model._queries(CONTEXTS, None), model.next_token_logprobs(CONTEXTS)):
+        np.testing.assert_allclose(row, _full_logprobs(model, ids)[pos].numpy(), atol=1e-5)
+    if model.family != "causal":
+        return
+    for item, scores in zip(PAIRS, model.sequence_logprobs(PAIRS)):
+        context, cont = model.split_pair(item)
+        head, tail = model.encode(context).ids, model.tokenizer(cont, add_special_tokens=False)["input_ids"]
+        full = _full_logprobs(model, head + tail)
+        expected = [float(full[len(head) - 1 + j, t]) for j, t in enumerate(tail)]
+        np.testing.assert_allclose(scores.logprobs, expected, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama"])
+def test_token_budget_batches_and_shared_contexts_equal_unbatched(models, name):
+    model = models[name]
+    batched = model.sequence_logprobs(PAIRS)  # the three continuations of "the dog is" share its cache
+    nexts = model.next_token_logprobs(CONTEXTS)
+    model.batch_size = "auto"
+    model.sizer.tokens = 12  # a few rows per batch, fewer for the long ones
+    try:
+        budget = model.sequence_logprobs(PAIRS)
+        budget_next = model.next_token_logprobs(CONTEXTS)
+    finally:
+        model.batch_size = 4
+    alone = [model.sequence_logprobs([p])[0] for p in PAIRS]  # one at a time: no shared cache, no padding
+    for a, b, c in zip(batched, budget, alone):
+        assert a.tokens == b.tokens == c.tokens and a.offsets == c.offsets
+        np.testing.assert_allclose(a.logprobs, c.logprobs, atol=1e-5)
+        np.testing.assert_allclose(b.logprobs, c.logprobs, atol=1e-5)
+    np.testing.assert_allclose(budget_next, nexts, atol=1e-5)
+
+
+def test_token_budget_fills_batches_by_padded_tokens():
+    sizer = BatchSizer("auto", torch.device("cpu"))
+    sizer.tokens = 10
+    seen = []
+    lengths = [5, 1, 3, 2, 5, 1]
+    out = sizer.run(list(range(6)), lengths, lambda b: seen.append([lengths[i] for i in b]) or [x * 10 for x in b])
+    assert out == [0, 10, 20, 30, 40, 50]
+    assert seen == [[5, 5], [3, 2, 1], [1]]  # rows x longest row <= 10
+    sizer.tokens = 2
+    assert sizer.run([0], [7], lambda b: b) == [0]  # a row longer than the budget still runs, alone
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama"])
+def test_trailing_space_moves_to_the_continuation(models, name):
+    model = models[name]
+    moved, plain = model.sequence_logprobs([("the dog ", "is a pet"), ("the dog", " is a pet")])
+    assert moved.tokens == plain.tokens and moved.offsets == plain.offsets
+    assert moved.logprobs == pytest.approx(plain.logprobs, abs=1e-6)
+    assert model.split_pair(("A smile \n", "flitted")) == ("A smile", " \nflitted")
+    assert model.split_pair("text") == ("", "text")
+
+
+def test_batch_size_setter(models):
+    model = models["gpt2"]
+    model.batch_size = 2
+    try:
+        assert model.batch_size == 2 and model.sizer.tokens is None
+        model.batch_size = "auto"
+        assert model.sizer.auto and model.sizer.tokens is not None
+        with pytest.raises(ValueError):
+            model.batch_size = 0
+    finally:
+        model.batch_size = 4

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -20,6 +21,17 @@ class ModelError(WordbenchError):
     """A model that cannot be found, loaded safely, or used by a scorer."""
 
 POOLS = ("first", "last", "mean", "max")
+LSE_CHUNK = 1024  # logit rows per log-sum-exp: bounds the float32 copy to LSE_CHUNK x vocab
+
+
+def token_logprobs(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """log p(targets[i]) from logits [n, vocab]: the target's logit minus the row's log-sum-exp, in
+    float32, a chunk of rows at a time (no full log-softmax is materialized)."""
+    out = torch.empty(len(targets), dtype=torch.float32, device=logits.device)
+    for i in range(0, len(targets), LSE_CHUNK):
+        rows = logits[i : i + LSE_CHUNK].float()
+        out[i : i + LSE_CHUNK] = rows.gather(-1, targets[i : i + LSE_CHUNK, None]).squeeze(-1) - rows.logsumexp(-1)
+    return out
 
 
 @dataclass(frozen=True)
@@ -132,7 +144,36 @@ class ScoringModel:
 
     @property
     def batch_size(self) -> int:
+        """Rows per batch at most; under ``auto`` a token budget (``sizer.tokens``) also caps each batch."""
         return self.sizer.size
+
+    @batch_size.setter
+    def batch_size(self, value: int | str) -> None:
+        """An integer (a row cap, no token budget) or ``"auto"``, as ``load_model(batch_size=)``."""
+        self.sizer.configure(value)
+
+    # --- the LM head only where it is read -------------------------------------------------------
+    @contextlib.contextmanager
+    def head_at(self, rows: torch.Tensor, cols: torch.Tensor):
+        """While inside, the LM head sees only the hidden states at ``(rows[i], cols[i])``, so it costs
+        one vector-matrix product per position read, not per position. Yields ``pick``: the model's
+        logits -> the [len(rows), vocab] logits at those positions, with whatever the model does after
+        its head (scaling, soft-capping) applied. A model without an output embedding module computes
+        its full logits and ``pick`` indexes them."""
+        head = self.model.get_output_embeddings()
+        if head is None:
+            yield lambda logits: logits[rows, cols]
+            return
+
+        def gather(module, args):
+            states = args[0]  # [batch, positions, dim]; on the head's device when the model is sharded
+            return (states[rows.to(states.device), cols.to(states.device)].unsqueeze(1), *args[1:])
+
+        handle = head.register_forward_pre_hook(gather)
+        try:
+            yield lambda logits: logits[:, 0]
+        finally:
+            handle.remove()
 
     # --- vocabulary -----------------------------------------------------------------------------
     @property
@@ -151,9 +192,10 @@ class ScoringModel:
     def _position_logprobs(self, batch) -> torch.Tensor:
         """Log-softmax at ``item[1]`` of each ``(ids, position, ...)`` item: [batch, vocab], float32."""
         ids, mask = self.pad([b[0] for b in batch])
-        logits = self.model(input_ids=ids, attention_mask=mask).logits
-        pos = torch.tensor([b[1] for b in batch], device=logits.device)
-        return torch.log_softmax(logits[torch.arange(len(batch), device=logits.device), pos].float(), -1)
+        rows, cols = torch.arange(len(batch), device=ids.device), torch.tensor([b[1] for b in batch], device=ids.device)
+        with self.head_at(rows, cols) as pick:
+            logits = pick(self.model(input_ids=ids, attention_mask=mask).logits)
+        return torch.log_softmax(logits.float(), -1)
 
     def next_token_logprobs(self, contexts: Sequence[str], right_contexts=None) -> np.ndarray:
         """Log-probabilities of the token after each context (masked: at a mask before the right context): [n, vocab]."""

@@ -8,7 +8,7 @@ from typing import Sequence
 
 import torch
 
-from .base import Encoded, LineSteps, ScoringModel, TokenScores
+from .base import Encoded, LineSteps, ScoringModel, TokenScores, token_logprobs
 
 STRATEGIES = ("ancestral", "nucleus", "beam", "greedy")  # the sampling strategies of Meister & Cotterell
 SEARCHES = ("greedy", "beam_search")  # deterministic decoding (translation)
@@ -70,38 +70,112 @@ class CausalLM(ScoringModel):
     def _queries(self, contexts, right_contexts=None):
         return [(ids, len(ids) - 1) for ids in map(self._context_ids, contexts)]
 
+    @staticmethod
+    def split_pair(item: str | tuple[str, str]) -> tuple[str, str]:
+        """(context, continuation) with the context's trailing whitespace moved to the continuation:
+        ("A smile ", "flitted") is scored as ("A smile", " flitted"), since the space belongs to the next
+        word's first token (lm-eval-harness does the same). A text is ("", text)."""
+        context, cont = item if isinstance(item, tuple) else ("", item)
+        stripped = context.rstrip()
+        return stripped, context[len(stripped) :] + cont
+
     def sequence_logprobs(self, items: Sequence[str | tuple[str, str]]) -> list[TokenScores]:
         """Token log-probabilities of texts, or of the continuation of (context, continuation) pairs.
 
         A pair is encoded as context tokens followed by continuation tokens, so the boundary is a
-        token boundary; offsets index into ``context + continuation``.
+        token boundary; whitespace ending a context moves to the continuation (``split_pair``); offsets
+        index into ``context + continuation``. The LM head runs only at the positions scored. Where
+        several continuations share a context, the context goes through the model once and each
+        continuation goes on from its cached keys and values (a one-token continuation needs no pass of
+        its own).
         """
         prepared = []
         for item in items:
-            context, cont = item if isinstance(item, tuple) else ("", item)
-            head = self.encode(context)
+            context, cont = self.split_pair(item)
             tail = super().encode(cont)
             shift = len(context)
-            ids = head.ids + tail.ids
-            offsets = [(s + shift, e + shift) for s, e in tail.offsets]
-            prepared.append((ids, len(head.ids), offsets, tail.ids))
-        if any(first == 0 for _, first, _, _ in prepared):
+            prepared.append((self.encode(context).ids, tail.ids, [(s + shift, e + shift) for s, e in tail.offsets]))
+        if any(not head for head, _, _ in prepared):
             raise ValueError("this tokenizer has no BOS or EOS token: the first token of a text cannot be scored")
 
-        def run(batch):
-            ids, mask = self.pad([b[0] for b in batch])
-            logprobs = torch.log_softmax(self.model(input_ids=ids, attention_mask=mask).logits.float(), -1)
-            out = []
-            for row, (seq, first, offsets, targets) in enumerate(batch):
-                positions = torch.arange(first - 1, len(seq) - 1, device=logprobs.device)
-                tgt = torch.tensor(targets, device=logprobs.device)
-                out.append(logprobs[row, positions, tgt].cpu().tolist())
-            return out
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for n, (head, _, _) in enumerate(prepared):
+            groups.setdefault(tuple(head), []).append(n)
+        # a context of BOS alone saves nothing; a group runs at most a batch of continuations at once
+        step = self.sizer.size
+        shared = [idx[i : i + step] for head, idx in groups.items() if len(idx) > 1 and len(head) > 1 for i in range(0, len(idx), step)]
+        alone = [n for head, idx in groups.items() if not (len(idx) > 1 and len(head) > 1) for n in idx]
+        scores: list = [None] * len(prepared)
+        single = [(prepared[n][0], prepared[n][1]) for n in alone]
+        for n, s in zip(alone, self.batched(single, [len(h) + len(t) for h, t in single], self._score_whole, "sequence log-probs")):
+            scores[n] = s
+        if shared:
+            grouped = [(prepared[idx[0]][0], [prepared[n][1] for n in idx]) for idx in shared]
+            costs = [len(ts) * (len(h) + max(map(len, ts))) for h, ts in grouped]
+            for idx, per in zip(shared, self.batched(grouped, costs, self._score_shared, "sequence log-probs (shared contexts)")):
+                for n, s in zip(idx, per):
+                    scores[n] = s
+        return [TokenScores(self.tokenizer.convert_ids_to_tokens(p[1]), p[2], s) for p, s in zip(prepared, scores)]
 
-        scores = self.batched(prepared, [len(p[0]) for p in prepared], run, "sequence log-probs")
-        return [
-            TokenScores(self.tokenizer.convert_ids_to_tokens(p[3]), p[2], s) for p, s in zip(prepared, scores)
-        ]
+    def _gathered_logprobs(self, targets: Sequence[Sequence[int]], first: Sequence[int], **inputs) -> list[list[float]]:
+        """One forward pass of ``inputs``; row ``r``'s targets are predicted at its positions ``first[r]``,
+        ``first[r] + 1``, ... and the head runs only there: per row, the log-probs of its targets."""
+        device = inputs["input_ids"].device
+        rows = torch.tensor([r for r, t in enumerate(targets) for _ in t], dtype=torch.long, device=device)
+        cols = torch.tensor([first[r] + j for r, t in enumerate(targets) for j in range(len(t))], dtype=torch.long, device=device)
+        with self.head_at(rows, cols) as pick:
+            logits = pick(self.model(**inputs).logits)
+        flat = token_logprobs(logits, torch.tensor([x for t in targets for x in t], dtype=torch.long, device=device)).cpu().tolist()
+        out, i = [], 0
+        for t in targets:
+            out.append(flat[i : i + len(t)])
+            i += len(t)
+        return out
+
+    def _score_whole(self, batch):
+        """(context ids, continuation ids) pairs, each as one sequence."""
+        ids, mask = self.pad([h + t for h, t in batch])
+        return self._gathered_logprobs([t for _, t in batch], [len(h) - 1 for h, _ in batch], input_ids=ids, attention_mask=mask)
+
+    def _score_shared(self, batch):
+        """(context ids, [continuation ids]) groups: the context runs once with the cache kept, the head at
+        its last position only (every continuation's first token); continuations of two tokens or more go
+        on from the cache, fed all but their last token."""
+        from transformers import DynamicCache
+
+        device = self.device
+        ids, mask = self.pad([h for h, _ in batch])
+        groups = torch.arange(len(batch), device=device)
+        with self.head_at(groups, torch.tensor([len(h) - 1 for h, _ in batch], device=device)) as pick:
+            out = self.model(input_ids=ids, attention_mask=mask, use_cache=True)
+            first_logits = pick(out.logits)
+        conts = [(g, t) for g, (_, ts) in enumerate(batch) for t in ts]
+        values: list[list[float]] = [[] for _ in conts]
+        scored = [n for n, (_, t) in enumerate(conts) if t]
+        if scored:
+            rows = torch.tensor([conts[n][0] for n in scored], device=device)
+            first = token_logprobs(first_logits[rows], torch.tensor([conts[n][1][0] for n in scored], device=device)).cpu().tolist()
+            for n, v in zip(scored, first):
+                values[n] = [v]
+        longer = [n for n, (_, t) in enumerate(conts) if len(t) > 1]
+        if longer:
+            kv = [(layer.keys, layer.values) for layer in out.past_key_values.layers]
+            owner = torch.tensor([conts[n][0] for n in longer], device=device)
+            cont_ids, cont_mask = self.pad([conts[n][1][:-1] for n in longer])
+            start = torch.tensor([len(batch[conts[n][0]][0]) for n in longer], device=device)
+            rest = self._gathered_logprobs(
+                [conts[n][1][1:] for n in longer], [0] * len(longer), input_ids=cont_ids, use_cache=True,
+                past_key_values=DynamicCache(ddp_cache_data=[(k[owner], v[owner]) for k, v in kv]),
+                attention_mask=torch.cat([mask[owner], cont_mask], 1),
+                position_ids=start[:, None] + torch.arange(cont_ids.shape[1], device=device)[None, :],
+            )
+            for n, r in zip(longer, rest):
+                values[n] += r
+        per_group, i = [], 0
+        for _, ts in batch:
+            per_group.append(values[i : i + len(ts)])
+            i += len(ts)
+        return per_group
 
     def _word_steps(self, lines):
         return _CausalLineSteps(self, lines)
@@ -191,9 +265,10 @@ class _CausalLineSteps(LineSteps):
         ids, path_mask = self.model.pad(paths)
         context_mask = (torch.arange(width, device=device)[None, :] < torch.tensor(context, device=device)[:, None]).long()
         positions = torch.tensor(context, device=device)[:, None] + torch.arange(ids.shape[1], device=device)[None, :]
-        logits = self.model.model(
-            input_ids=ids, attention_mask=torch.cat([context_mask, path_mask], 1), position_ids=positions, past_key_values=cache, use_cache=True
-        ).logits
         last = torch.tensor([len(p) - 1 for p in paths], device=device)
-        logprobs = torch.log_softmax(logits[torch.arange(len(paths), device=device), last].float(), -1)
+        with self.model.head_at(torch.arange(len(paths), device=device), last) as pick:
+            logits = pick(self.model.model(
+                input_ids=ids, attention_mask=torch.cat([context_mask, path_mask], 1), position_ids=positions, past_key_values=cache, use_cache=True
+            ).logits)
+        logprobs = torch.log_softmax(logits.float(), -1)
         return summarize_steps(logprobs, self.vocab_tensors)
