@@ -16,11 +16,11 @@ import numpy as np
 
 from . import plots
 from .base import Scorer
-from .wholeword import GREEDY_DEPTH, SEARCH_DEPTH, TOP, WordPrediction
+from .wholeword import GREEDY_DEPTH, SEARCH_DEPTH, SEED_SEARCH_DEPTH, TOP, WordPrediction
 
 BINS = ("high", "mid", "low")
 SOFT_K = (3, 5, 10, 25, 50, 100)
-MISS_PENALTY = 100.0  # the seed's -ln p for a missed word (--faithful perplexity)
+MISS_PENALTY = 100.0  # the seed's -ln p for a word missed by top-1 and top-10 (--faithful perplexity)
 
 
 class WordPredScorer(Scorer):
@@ -38,7 +38,12 @@ class WordPredScorer(Scorer):
 
     @property
     def settings(self) -> dict[str, object]:
-        return {"top": TOP, "greedy_depth": GREEDY_DEPTH, "search_depth": SEARCH_DEPTH}
+        return {"top": TOP, "greedy_depth": GREEDY_DEPTH, "search_depth": self.search_depth,
+                "first_step": "vocabulary" if self.faithful else "word-starts"}
+
+    @property
+    def search_depth(self) -> int:
+        return SEED_SEARCH_DEPTH if self.faithful else SEARCH_DEPTH
 
     def prepare(self, data: dict) -> None:
         """Read the word2vec neighbours of the ``types`` config (soft match)."""
@@ -53,7 +58,7 @@ class WordPredScorer(Scorer):
     def score(self, model, items: list[dict]) -> list[dict]:
         lines = [list(item["words"]) for item in items]
         events = [(n, i) for n, words in enumerate(lines) for i in range(1, len(words))]
-        preds = iter(model.predict_words(lines, events))
+        preds = iter(model.predict_words(lines, events, faithful=self.faithful))
         records = []
         for item, words in zip(items, lines):
             p: list[WordPrediction] = [next(preds) for _ in words[1:]]
@@ -68,6 +73,7 @@ class WordPredScorer(Scorer):
                     "hit10": [int(x.hit10) for x in p],
                     "greedy_lp": [round(x.greedy_lp, 5) for x in p],
                     "word_lp": [round(x.word_lp, 5) for x in p],
+                    "path_lp": [None if x.path_lp is None else round(x.path_lp, 5) for x in p],
                     "tokens": [x.tokens for x in p],
                     "soft_rank": [None if x.hit1 else self._soft_rank(t, x.greedy) for t, x in zip(targets, p)],
                 }
@@ -82,8 +88,9 @@ class WordPredScorer(Scorer):
             return None
 
     def summarize(self, records: list[dict]) -> dict:
-        events = [(t, b, h1, h10, lp, glp, sr) for r in records
-                  for t, b, h1, h10, lp, glp, sr in zip(r["targets"], r["bins"], r["hit1"], r["hit10"], r["word_lp"], r["greedy_lp"], r["soft_rank"])]
+        events = [(t, b, h1, h10, lp, glp, sr, plp) for r in records
+                  for t, b, h1, h10, lp, glp, sr, plp in zip(r["targets"], r["bins"], r["hit1"], r["hit10"], r["word_lp"], r["greedy_lp"],
+                                                            r["soft_rank"], r.get("path_lp") or [None] * len(r["targets"]))]
         n = len(events)
         if n == 0:
             return {"events": 0}
@@ -92,19 +99,22 @@ class WordPredScorer(Scorer):
         covered1, covered10 = {t for t, _, h1, *_ in events if h1}, {t for t, _, _, h10, *_ in events if h10}
         binned = [t for t, b in type_bin.items() if b in BINS]
         t_den = [t for t in binned if type_bin[t] in ("high", "mid")] if self.faithful else binned
+        # The seed (aggregate.py) counts hits on binned words only, over all events.
+        counted = [e for e in events if e[1] in BINS] if self.faithful else events
         metrics = {
             "events": n,
-            "top1": pct(sum(e[2] for e in events), n),
-            "top10": pct(sum(e[3] for e in events), n),
+            "top1": pct(sum(e[2] for e in counted), n),
+            "top10": pct(sum(e[3] for e in counted), n),
             "T1": pct(sum(t in covered1 for t in binned), len(t_den)),
             "T10": pct(sum(t in covered10 for t in binned), len(t_den)),
             "binned_types": len(binned),
             # Targets longer than the top-10 search depth can be top-10 hits only through a top-1 hit.
-            "events_beyond_search_depth": sum(t > SEARCH_DEPTH for r in records for t in r["tokens"]),
+            "events_beyond_search_depth": sum(t > self.search_depth for r in records for t in r["tokens"]),
         }
         if self.faithful:
-            metrics["ppx"] = round(float(np.mean([-e[5] if e[2] else MISS_PENALTY for e in events])), 3)
-            metrics["ppx_definition"] = "mean -ln p of top-1 hits, +100 per miss, not exponentiated (the seed's)"
+            metrics["ppx"] = round(float(np.mean([_seed_cost(e[2], e[3], e[5], e[7]) for e in events])), 3)
+            metrics["ppx_definition"] = ("the seed's: mean over events of -ln p of the top-1 word (boundary token included) or of the "
+                                         "top-10 path, +100 when both miss; not exponentiated")
         else:
             metrics["ppx"] = round(math.exp(-float(np.mean([e[4] for e in events]))), 3)
             metrics["ppx_definition"] = "exp of the mean negative whole-word log-prob, word-boundary probability included"
@@ -136,7 +146,7 @@ class WordPredScorer(Scorer):
         if summaries:
             m0 = summaries[0]["metrics"]
             lines += ["", f"ppx: {m0.get('ppx_definition', '')}. T: % of binned target types predicted at least once. "
-                      f"Targets over {SEARCH_DEPTH} subtokens (top-10 only through top-1): "
+                      f"Targets over {SEARCH_DEPTH} subtokens ({SEED_SEARCH_DEPTH} with --faithful) (top-10 only through top-1): "
                       + ", ".join(f"{s['model']['name']} {s['metrics'].get('events_beyond_search_depth', 0)}" for s in summaries) + "."]
         lines += ["", "## Coverage by frequency bin (Figures 1-2)", "",
                   "| model | bin | events | token top1 | token top10 | types | type top1 | type top10 |", "|---|---|---|---|---|---|---|---|"]
@@ -188,16 +198,27 @@ class WordPredScorer(Scorer):
         return names
 
 
+def _seed_cost(hit1, hit10, greedy_lp, path_lp) -> float:
+    """The seed's per-event ppx term: -ln p of the top-1 word, else of the top-10 path, else 100."""
+    if hit1:
+        return -greedy_lp
+    if hit10 and path_lp is not None:
+        return -path_lp
+    return MISS_PENALTY
+
+
 def _f(value) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, int]], counter: list[int] | None = None) -> list[WordPrediction]:
-    """The paper's algorithms as published, for causal models: a full forward pass per prefix, one at a time.
+def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, int]], counter: list[int] | None = None,
+                        faithful: bool = False) -> list[WordPrediction]:
+    """The paper's algorithms as published, for causal models: a full forward pass per prefix, one at a time, batch 1.
 
-    Same decisions as ``model.predict_words`` (first subtoken among word starts, stop when the argmax
-    ends the word, top-10 paths pruned to prefixes of the target); ``counter[0]`` accumulates the
-    number of tokens fed to the model.
+    Same decisions as ``model.predict_words`` (stop when the argmax ends the word, top-10 paths pruned
+    to prefixes of the target). Default: the first subtoken among word starts, paths up to 5;
+    ``faithful``: the seed's first step over the whole vocabulary, paths up to 6, the boundary token's
+    log-prob added to the greedy word's. ``counter[0]`` accumulates the number of tokens fed to the model.
     """
     import torch
 
@@ -205,6 +226,7 @@ def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, i
     boundary, ends = torch.as_tensor(vocab.boundary), torch.as_tensor(vocab.ends)
     decode = lambda ids: model.tokenizer.decode(ids, skip_special_tokens=False, clean_up_tokenization_spaces=False).strip()  # noqa: E731
     counter = counter if counter is not None else [0]
+    depth_limit = SEED_SEARCH_DEPTH if faithful else SEARCH_DEPTH
 
     def last_logprobs(ids):
         counter[0] += len(ids)
@@ -219,35 +241,40 @@ def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, i
         full = model.encode(" ".join(words[: i + 1])).ids
         own = full[len(context):]
         first = last_logprobs(context)
-        start = first.masked_fill(~boundary[: first.shape[0]], float("-inf"))
+        start = first if faithful else first.masked_fill(~boundary[: first.shape[0]], float("-inf"))
         path, lp = [int(start.argmax())], float(start.max())
         while len(path) < GREEDY_DEPTH:
             nxt = last_logprobs(context + path)
             tok = int(nxt.argmax())
             if tok >= len(vocab.ends) or vocab.ends[tok]:
+                lp += float(nxt[tok]) if faithful else 0.0
                 break
             path, lp = path + [tok], lp + float(nxt[tok])
         greedy = decode(path)
-        hit10 = greedy == target
-        frontier = [(int(t),) for t in start.topk(TOP).indices]
+        hit10, found_lp = False, None
+        top = start.topk(TOP)
+        frontier = [((int(t),), float(v)) for t, v in zip(top.indices, top.values)]
         depth = 1
         while frontier and not hit10:
             grow = []
-            for p in frontier:
+            for p, plp in frontier:
                 text = decode(list(p))
                 if text == target:
-                    hit10 = True
+                    hit10, found_lp = True, plp
                     break
-                if depth < SEARCH_DEPTH and target.startswith(text.rstrip("\ufffd")):
-                    grow.append(p)
+                if depth < depth_limit and target.startswith(text.rstrip("\ufffd")):
+                    grow.append((p, plp))
             if hit10:
                 break
-            frontier = [p + (int(t),) for p in grow for t in last_logprobs(context + list(p)).topk(TOP).indices]
+            frontier = []
+            for p, plp in grow:
+                top = last_logprobs(context + list(p)).topk(TOP)
+                frontier += [(p + (int(t),), plp + float(v)) for t, v in zip(top.indices, top.values)]
             depth += 1
         counter[0] += len(full)
         with torch.inference_mode():
             tf = torch.log_softmax(model.model(input_ids=torch.tensor([full], device=model.device)).logits[0].float(), -1).cpu()
         word_lp = sum(float(tf[len(context) + j - 1, t]) for j, t in enumerate(own))
         word_lp += float(torch.logsumexp(tf[-1].masked_fill(~ends[: tf.shape[1]], float("-inf")), -1))
-        out.append(WordPrediction(greedy, lp, len(path), greedy == target, hit10, word_lp, len(own)))
+        out.append(WordPrediction(greedy, lp, len(path), greedy == target, hit10 or greedy == target, word_lp, len(own), found_lp))
     return out
