@@ -178,6 +178,9 @@ def load_data(name: str, spec: str | None = None, progress: bool = True,
         return meta["signature"], _load_folder(path)
     if path.is_file():
         return f"{name}-file:sha256-{file_sha8(path)}", bench.builder().read_file(path)
+    files = [Path(p).expanduser() for p in spec.split(",")] if "," in spec else []
+    if files and all(p.is_file() for p in files):  # several files of the published format (e.g. rare.txt,common.txt)
+        return f"{name}-files:sha256-{file_sha8(*files)}", bench.builder().read_files(files)
     if "/" in spec or "@" in spec:
         return _load_hub(name, spec)
     raise SourceError(f"data {spec} not found: give a dataset folder, a {name} file, or HUB_ID@REVISION")

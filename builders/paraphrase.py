@@ -18,7 +18,8 @@ from pathlib import Path
 import datasets
 
 from .base import Builder
-from .errors import ConfigError, DataFormatError
+from .errors import ConfigError
+from .paraphrase_format import files_in, read_sets
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_lines
 from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, load_frequencies
@@ -229,31 +230,15 @@ class ParaphraseBuilder(Builder):
         return names
 
     def read_file(self, path: Path) -> dict[str, datasets.DatasetDict]:
-        """Read triples of sentences; x, x_h, x_a are the words where the three sentences differ."""
-        kind = next((s for s in SETS if s in path.name.lower()), "unknown")
-        blocks, current = [], []
-        with open(path, encoding="utf-8") as f:
-            for lineno, line in enumerate(f, 1):
-                line = line.strip()
-                if line:
-                    current.append((lineno, line))
-                if len(current) == 3:
-                    blocks.append(current)
-                    current = []
-        if current:
-            raise DataFormatError(f"{path}:{current[0][0]}: an incomplete triple ({len(current)} of 3 sentences)")
-        rows = []
-        for n, block in enumerate(blocks, 1):
-            (lineno, s_x), (_, s_h), (_, s_a) = block
-            tx, th, ta = s_x.split(), s_h.split(), s_a.split()
-            diff = [i for i in range(min(len(tx), len(th), len(ta))) if tx[i].lower() != th[i].lower() or tx[i].lower() != ta[i].lower()]
-            diff = [i for i in diff if tx[i].lower() not in ("a", "an")]
-            if len(tx) != len(th) or len(tx) != len(ta) or not diff:
-                raise DataFormatError(f"{path}:{lineno}: the three sentences must differ in exactly one word")
-            i = diff[0]
-            rows.append({"id": f"{kind}-{n:05d}", "set": kind, "word": tx[i].lower(), "hypernym": th[i].lower(), "sibling": ta[i].lower(),
-                         "sentence": s_x, "sentence_hypernym": s_h, "sentence_sibling": s_a, "carrier_source": "file",
-                         "word_rate": 0.0, "hypernym_rate": 0.0, "sibling_rate": 0.0, "synsets": []})
-        if not rows:
-            raise DataFormatError(f"{path}: no triples (expected three sentence lines per triple)")
+        """One published file (the set from its name: rare/common); see ``paraphrase_format``."""
+        return self.read_files([path])
+
+    def read_files(self, paths: list[Path]) -> dict[str, datasets.DatasetDict]:
+        """The published rare and common files as one dataset (both sets, so the chi-square can run)."""
+        rows = [{k: v for k, v in r.items() if k != "line"} | {"carrier_source": "file", "word_rate": 0.0, "hypernym_rate": 0.0,
+                                                                "sibling_rate": 0.0, "synsets": []} for r in read_sets(list(paths))]
         return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
+
+    def read_folder(self, path: Path) -> dict[str, datasets.DatasetDict]:
+        """A folder holding the published rare and common files."""
+        return self.read_files(files_in(path))

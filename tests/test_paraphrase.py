@@ -55,6 +55,62 @@ def test_published_format_round_trip(built, tmp_path):
         ParaphraseBuilder().read_file(bad)
 
 
+RARE = """The afterdamp occurring in such situations is a mixture of carbon dioxide and carbon monoxide.
+The gas occurring in such situations is a mixture of carbon dioxide and carbon monoxide.
+The liquid occurring in such situations is a mixture of carbon dioxide and carbon monoxide.
+
+Gardeners grow canna for its bright flowers.
+Gardeners grow a herb for its bright flowers.
+Gardeners grow a shrub for its bright flowers.
+An adder, an adder! The adder bit him.
+A snake, a snake! The snake bit him.
+A lizard, a lizard! The lizard bit him.
+"""
+COMMON = """Because of the poor economy, the factory will immediately discontinue operations.
+Because of the poor economy, the factory will immediately cease operations.
+Because of the poor economy, the factory will immediately continue operations.
+
+She was glad with the result.
+She was glad with the result.
+She was glad with the result.
+
+The soup was lukewarm when it came.
+The soup was warm when it came.
+The soup was cold when it came.
+"""
+
+
+def test_the_authors_files_load_as_published(tmp_path, tiny_models):
+    """Multi-word replacement, a/an, punctuation attached, a repeated word, a verb, an adjective, an identical triple."""
+    from wordbench.benchmarks.hub import load_data
+
+    folder = tmp_path / "published"
+    folder.mkdir()
+    (folder / "rare.txt").write_text(RARE)
+    (folder / "common.txt").write_text(COMMON)
+    with pytest.warns(UserWarning, match=r"common.txt:5: the three sentences of this triple are identical"):
+        sig, data = load_data("paraphrase", f"{folder / 'rare.txt'},{folder / 'common.txt'}", progress=False)
+    rows = list(data["default"]["test"])
+    assert sig.startswith("paraphrase-files:sha256-")
+    assert [(r["set"], r["word"], r["hypernym"], r["sibling"]) for r in rows] == [
+        ("rare", "afterdamp", "gas", "liquid"), ("rare", "canna", "a herb", "a shrub"), ("rare", "adder", "snake", "lizard"),
+        ("common", "discontinue", "cease", "continue"), ("common", "", "", ""), ("common", "lukewarm", "warm", "cold")]
+    assert rows[4]["sentence"] == rows[4]["sentence_sibling"] == "She was glad with the result."
+    with pytest.warns(UserWarning, match="identical"):
+        _, again = load_data("paraphrase", str(folder), progress=False)
+    assert list(again["default"]["test"]) == rows
+    model = load_model(str(tiny_models["bert"]), device="cpu", batch_size=4)
+    scorer = ParaphraseScorer(layer=1)
+    records = scorer.score(model, rows)
+    assert not records[4]["hit"] and records[4]["f1_word"] == pytest.approx(records[4]["f1_sibling"])  # a tie is a miss
+    m = scorer.summarize(records)
+    assert (m["rare"]["total"], m["common"]["total"]) == (3, 3) and m["common"]["misses"] >= 1 and "chi2" in m
+    (folder / "extra.txt").write_text("a b\n")
+    (tmp_path / "one.txt").write_text(RARE)
+    with pytest.raises(DataFormatError, match="one file per set"):
+        load_data("paraphrase", f"{tmp_path / 'one.txt'},{folder / 'rare.txt'},{folder / 'common.txt'}", progress=False)
+
+
 def test_bertscore_matches_the_bert_score_library(tiny_models):
     bert_score = pytest.importorskip("bert_score")
     model = load_model(str(tiny_models["bert"]), device="cpu", batch_size=4)
