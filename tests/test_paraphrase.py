@@ -2,14 +2,17 @@ import numpy as np
 import pytest
 
 from wordbench.builders.errors import DataFormatError
-from wordbench.builders.paraphrase import ParaphraseBuilder, substitute
+from wordbench.builders.paraphrase import ParaphraseBuilder, plural, substitute
 from wordbench.scorers.models import load_model
 from wordbench.scorers.paraphrase import ParaphraseScorer, bertscore_f1
 
 
-def test_substitute_keeps_case_and_fixes_the_article():
+def test_substitute_keeps_case_number_and_fixes_the_article():
     assert substitute("A poodle barked at an owl .", "poodle", "animal") == "An animal barked at an owl ."
-    assert substitute("Poodles and a poodle .", "poodle", "dog") == "Poodles and a dog ."
+    assert substitute("Poodles and a poodle .", "poodle", "dog") == "Dogs and a dog ."
+    assert substitute("It took a day .", "day", "hour") == "It took an hour ."  # a/an by sound, not by letter
+    assert substitute("It took an hour .", "hour", "unit") == "It took a unit ."
+    assert substitute("The radioisotopes decay .", "radioisotope", "isotope") == "The isotopes decay ."
     assert substitute("The poodle saw a poodle .", "poodle", "owl") == "The owl saw an owl ."
     assert substitute("Poodle shows are held .", "poodle", "dog") == "Dog shows are held ."
     assert substitute("no match here", "poodle", "dog") is None
@@ -32,16 +35,23 @@ def test_triples_follow_wordnet_and_frequency_rules(built):
     assert sum(r["set"] == "rare" for r in rows) == 10 and sum(r["set"] == "common" for r in rows) == 10
     wn, _ = load_wordnet()
     freq = load_frequencies("wordfreq")
-    edge_rare, edge_common = 50 * 1e9 / 103_227_021, 100 * 1e9 / 103_227_021
+    edge_rare, edge_common = 50 * 1e9 / 103_227_021, 50 * 1e9 / 103_227_021
     for r in rows:
         x, h, a = (wn.synset(s) for s in r["synsets"])
+        assert wn.synsets(r["word"], "n") == [x]  # one noun sense: the carrier uses it
+        assert wn.synsets(r["hypernym"], "n")[0] == h and wn.synsets(r["sibling"], "n")[0] == a  # their first senses
+        words = r["sentence"].split()
+        assert len(words) >= 8 and words[0][:1].isupper() and words[-1] in ".!?"
         assert h in x.hypernyms()
         assert set(h.hypernyms()) & set(a.hypernyms()) and a != h
         assert r["hypernym"] in h.lemma_names() and r["sibling"] in a.lemma_names() and r["word"] in x.lemma_names()
         assert freq.rate(r["hypernym"]) >= edge_common and freq.rate(r["sibling"]) >= edge_common
         assert (freq.rate(r["word"]) < edge_rare) if r["set"] == "rare" else (freq.rate(r["word"]) >= edge_common)
-        assert r["word"] in r["sentence"].lower().split()
-        assert r["hypernym"] in r["sentence_hypernym"].lower().split() and r["sibling"] in r["sentence_sibling"].lower().split()
+        forms = lambda w: {w, plural(w)}  # noqa: E731
+        assert forms(r["word"]) & set(r["sentence"].lower().split())
+        assert forms(r["hypernym"]) & set(r["sentence_hypernym"].lower().split())
+        assert forms(r["sibling"]) & set(r["sentence_sibling"].lower().split())
+        assert r["word"] not in r["sentence_hypernym"].lower().split()
 
 
 def test_published_format_round_trip(built, tmp_path):
