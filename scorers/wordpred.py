@@ -9,6 +9,7 @@ reference that perf/wordpred.py and the tests compare against.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -23,10 +24,17 @@ SOFT_K = (3, 5, 10, 25, 50, 100)
 MISS_PENALTY = 100.0  # the seed's -ln p for a word missed by top-1 and top-10 (--faithful perplexity)
 
 
+@dataclasses.dataclass
+class Options:
+    finetune: str | None = None  # train corpus spec: one pass of causal-LM fine-tuning before scoring (section 2.1)
+    finetune_epochs: float = 1.0
+
+
 class WordPredScorer(Scorer):
     name = "wordpred"
     families = ("causal", "masked")
     chunk_size = 32  # lines between two appends to records.jsonl
+    Options = Options
 
     def __init__(self, dudy2020: bool | str | None = None, **options):
         if dudy2020 is not None:  # the option's former name; --faithful now selects the seed's definitions
@@ -35,11 +43,26 @@ class WordPredScorer(Scorer):
             options["faithful"] = parse_bool("dudy2020", dudy2020) or options.get("faithful", False)
         super().__init__(**options)
         self.neighbours: dict[str, list[str]] = {}
+        self.finetuned = False
 
     @property
     def settings(self) -> dict[str, object]:
+        tune = {"finetune": self.opts.finetune, "finetune_epochs": float(self.opts.finetune_epochs)} if self.opts.finetune else {}
         return {"top": TOP, "greedy_depth": GREEDY_DEPTH, "search_depth": self.search_depth,
-                "first_step": "vocabulary" if self.faithful else "word-starts"}
+                "first_step": "vocabulary" if self.faithful else "word-starts", **tune}
+
+    def _finetune(self, model) -> None:
+        """Once per run, before the first prediction: one pass of fine-tuning on the ``finetune`` corpus."""
+        if self.opts.finetune and not self.finetuned:
+            from wordbench.builders.errors import ConfigError
+            from wordbench.builders.sources.corpora import iter_corpus_lines
+
+            from .finetune import finetune_causal
+
+            if model.family != "causal":
+                raise ConfigError("finetune needs a causal model")
+            finetune_causal(model, iter_corpus_lines(self.opts.finetune), epochs=float(self.opts.finetune_epochs))
+            self.finetuned = True
 
     @property
     def search_depth(self) -> int:
@@ -56,6 +79,7 @@ class WordPredScorer(Scorer):
         return next((b for b in reversed(BINS) if b in row["bins"]), None)
 
     def score(self, model, items: list[dict]) -> list[dict]:
+        self._finetune(model)
         lines = [list(item["words"]) for item in items]
         events = [(n, i) for n, words in enumerate(lines) for i in range(1, len(words))]
         preds = iter(model.predict_words(lines, events, faithful=self.faithful))
@@ -178,22 +202,32 @@ class WordPredScorer(Scorer):
                     values = [bins.get(b, {}).get(f"{key}_{k}") or 0.0 for b in BINS]
                     ax.bar(np.arange(len(BINS)) + plots.bar_offset(i, len(summaries), width), values, width * (0.9 if k == "top10" else 0.5),
                            alpha=0.4 if k == "top10" else 1.0, color=f"C{i}", label=f"{s['model']['name']} {k}")
-            ax.set_xticks(np.arange(len(BINS)), BINS)
+            count = "types" if key == "type" else "events"  # n under each bin: types (Figure 1) or events (Figure 2)
+            ns = [sorted({s["metrics"].get("bins", {}).get(b, {}).get(count, 0) for s in summaries}) for b in BINS]
+            ax.set_xticks(np.arange(len(BINS)), [f"{b}\nn={'/'.join(map(str, n))}" for b, n in zip(BINS, ns)])
             ax.set_ylabel("% covered")
             ax.set_title(title)
             ax.legend(fontsize=7)
             names.append(plots.save(fig, folder, fname))
-        fig, ax = plt.subplots(figsize=(6, 4))
+        # Figure 3 as in the paper: T1 bars (left axis) and top1 line (right axis) per k, @1 = exact match.
+        fig, ax = plt.subplots(figsize=(7, 4))
+        right = ax.twinx()
+        labels = ["@1"] + [f"@{k}" for k in SOFT_K]
+        x = np.arange(len(labels))
         for i, s in enumerate(summaries):
-            soft = s["metrics"].get("soft", {})
-            ax.plot(SOFT_K, [soft.get(str(k), {}).get("top1") or 0.0 for k in SOFT_K], "o-", color=f"C{i}", label=f"{s['model']['name']} top1")
-            ax.plot(SOFT_K, [soft.get(str(k), {}).get("T1") or 0.0 for k in SOFT_K], "s--", color=f"C{i}", label=f"{s['model']['name']} T1")
-        ax.set_xscale("log")
-        ax.set_xticks(SOFT_K, [str(k) for k in SOFT_K])
-        ax.set_xlabel("k nearest word2vec neighbours")
-        ax.set_ylabel("% with soft hits")
+            m, soft = s["metrics"], s["metrics"].get("soft", {})
+            t1 = [m.get("T1") or 0.0] + [soft.get(str(k), {}).get("T1") or 0.0 for k in SOFT_K]
+            top1 = [m.get("top1") or 0.0] + [soft.get(str(k), {}).get("top1") or 0.0 for k in SOFT_K]
+            ax.bar(x + plots.bar_offset(i, len(summaries), width), t1, width, color=f"C{i}", alpha=0.6, label=f"{s['model']['name']} T1")
+            right.plot(x, top1, "o-", color=f"C{i}", label=f"{s['model']['name']} top1")
+        ax.set_xticks(x, labels)
+        ax.set_xlabel("exact match (@1) and soft match with k nearest word2vec neighbours")
+        ax.set_ylabel("T1 (% types, bars)")
+        right.set_ylabel("top1 (% events, line)")
+        right.set_ylim(bottom=0)
         ax.set_title("Soft match (Figure 3)")
-        ax.legend(fontsize=7)
+        handles = ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0]
+        ax.legend(handles, [h.get_label() for h in handles], fontsize=7)
         names.append(plots.save(fig, folder, "soft_match.png"))
         return names
 

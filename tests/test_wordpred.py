@@ -51,6 +51,16 @@ def test_bins_are_scaled_rates_of_train_counts(corpora):
     assert len(types["dog"]["neighbours"]) > 0 and "dog" not in types["dog"]["neighbours"]
 
 
+def test_punctuation_takes_train_rates_and_signature_names_both_corpora(corpora):
+    data = _build(corpora, frequencies="wordfreq")
+    row = list(data["default"]["test"])[0]
+    total = sum(len(line.split()) for line in TRAIN)
+    dots = sum(line.split().count(".") for line in TRAIN)
+    assert row["words"][-1] == "." and row["rates"][-1] == pytest.approx(dots * 1e9 / total)  # wordfreq has no "."
+    tags = [s.tag for s in WordPredBuilder().sources(parse_overrides(Config, corpora))]
+    assert tags[:2] == [f"train-corpus:{corpora['train']}", f"test-corpus:{corpora['test']}"]
+
+
 def test_build_is_deterministic(corpora, tmp_path):
     a = build("wordpred", corpora, out=tmp_path / "a", progress=False)[0]
     b = build("wordpred", corpora, out=tmp_path / "b", progress=False)[0]
@@ -226,3 +236,24 @@ def test_score_cli_end_to_end(corpora, tiny_models, tmp_path):
     assert (tmp_path / "cmp" / "soft_match.png").exists()
     bad = runner.invoke(cli, args + ["--option", "nonsense=1"])
     assert bad.exit_code != 0 and "no scoring option nonsense" in bad.output
+
+
+def test_finetune_one_pass_before_scoring(tiny_models, tmp_path):
+    from wordbench.scorers.finetune import finetune_causal
+
+    model = load_model(str(tiny_models["gpt2"]), device="cpu", batch_size=2)
+    ids = torch.tensor([model.encode(TRAIN[0]).ids])
+
+    def loss():
+        with torch.inference_mode():
+            return float(model.model(input_ids=ids, labels=ids).loss)
+
+    before = loss()
+    finetune_causal(model, TRAIN[:32], epochs=1, learning_rate=1e-3)
+    assert loss() < before  # one pass over lines that repeat TRAIN[0]'s words
+    (tmp_path / "train.txt").write_text("\n".join(TRAIN[:8]) + "\n")
+    scorer = WordPredScorer(finetune=str(tmp_path / "train.txt"))
+    assert scorer.settings["finetune"] == str(tmp_path / "train.txt")  # the run signature names the corpus
+    weights = {k: v.clone() for k, v in model.model.state_dict().items()}
+    scorer.score(model, [{"id": "a", "words": LINES[0], "bins": [""] * len(LINES[0])}])
+    assert scorer.finetuned and any(not torch.equal(weights[k], v) for k, v in model.model.state_dict().items())
