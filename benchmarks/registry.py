@@ -100,7 +100,8 @@ PARAPHRASE_CARD = """\
 Paraphrase triples from Dudy & Bedrick (2020), section 3: (x, x_h, x_a) where x is a noun with a
 single WordNet noun sense (so the carrier cannot use another one), x_h a single-word lemma of a
 hypernym of that sense whose own first noun sense is that hypernym ("mistake", never "boner") and x_a
-a sibling of x_h (a hyponym of x_h's own hypernym) chosen the same way, e.g. (poodle, dog, cat).
+a sibling of x_h (a hyponym of x_h's own hypernym) chosen the same way, e.g. (poodle, dog, cat); x_h
+is the most used such lemma (SemCor count), x_a a seeded draw among the sibling lemmas SemCor attests.
 **Rare** set: x occurs fewer than 50 times per 103,227,021 tokens (the paper's WikiText-103 counts, as
 rates per billion) while x_h and x_a occur at least 50 times; **common** set: all three at least 50
 (Appendix C's low / mid-high edge). Each triple has a carrier s(x): a whole corpus sentence (8-40 words,

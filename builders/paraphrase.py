@@ -2,9 +2,10 @@
 
 x is a noun with a single WordNet noun sense (so the carrier cannot use another sense), x_h a
 single-word lemma of a hypernym of that sense whose own first noun sense is that hypernym ("mistake",
-not "boner"), x_a a sibling of x_h (a hyponym of x_h's own hypernym) chosen the same way, e.g. (poodle,
-dog, cat). Rare set: x occurs fewer than 50 times per 103M tokens (the paper's WikiText-103 counts,
-stored as rates so other corpora scale), x_h and x_a at least 50 (Appendix C: "mid/high"); common set:
+not "boner"; the most used, by SemCor count), x_a a sibling of x_h (a hyponym of x_h's own hypernym)
+meaning its synset the same way (a seeded draw among those SemCor attests), e.g. (poodle, dog, cat).
+Rare set: x occurs fewer than 50 times per 103M tokens (the paper's WikiText-103 counts, stored as
+rates so other corpora scale), x_h and x_a at least 50 (Appendix C: "mid/high"); common set:
 all three at least 50. Each triple gets a carrier: a whole corpus sentence (>= 8 words, capitalized,
 ending in . ! or ?) where x, or its plural, is the head noun right after a definite, demonstrative or
 possessive determiner (not a compound modifier). The probes replace x by x_h and x_a in the same
@@ -211,15 +212,16 @@ class ParaphraseBuilder(Builder):
         rare_edge, common_edge = config.rare_below * scale, config.common_from * scale
         rate = freq.rate
 
-        named: dict[str, list[str]] = {}
+        named: dict[str, list[tuple[str, int]]] = {}
 
-        def words_for(synset, exclude: set[str]) -> list[str]:
-            """Single-word singular lemmas that mean ``synset`` when read alone, frequent enough; SemCor count, then rate."""
+        def words_for(synset, exclude: set[str]) -> list[tuple[str, int]]:
+            """(lemma, SemCor count) of single-word singular lemmas that mean ``synset`` when read alone, frequent
+            enough, most used first (SemCor count, then rate)."""
             if synset.name() not in named:
-                ok = [lem for lem in synset.lemmas() if NOUN.fullmatch(lem.name()) and rate(lem.name()) >= common_edge
+                ok = [(lem.name(), lem.count()) for lem in synset.lemmas() if NOUN.fullmatch(lem.name()) and rate(lem.name()) >= common_edge
                       and _singular(lem.name()) and _first_sense_is(wn, lem.name(), synset) and _mostly_noun(wn, lem.name())]
-                named[synset.name()] = [lem.name() for lem in sorted(ok, key=lambda lem: (-lem.count(), -rate(lem.name()), lem.name()))]
-            return [w for w in named[synset.name()] if w not in exclude]
+                named[synset.name()] = sorted(ok, key=lambda wc: (-wc[1], -rate(wc[0]), wc[0]))
+            return [wc for wc in named[synset.name()] if wc[0] not in exclude]
 
         out: dict[str, list[tuple]] = {s: [] for s in SETS}
         for x in sorted({n for n in wn.all_lemma_names("n") if NOUN.fullmatch(n)}):
@@ -236,17 +238,19 @@ class ParaphraseBuilder(Builder):
                 heads = words_for(hyper, own)
                 if not heads:
                     continue
-                x_h = heads[0]
-                siblings: dict[str, object] = {}  # word -> the sibling synset it names
+                x_h = heads[0][0]
+                siblings: dict[str, tuple] = {}  # word -> (SemCor count, the sibling synset it names)
                 for grand in hyper.hypernyms():
                     for sib in grand.hyponyms():
                         if sib in (hyper, sense):
                             continue
-                        for w in words_for(sib, own | {x_h}):
-                            siblings.setdefault(w, sib)
+                        for w, count in words_for(sib, own | {x_h}):
+                            siblings.setdefault(w, (count, sib))
                 if siblings:
-                    x_a = min(siblings, key=lambda w: seeded_key(config.seed, f"{x}|{w}"))
-                    out[kind].append((x, x_h, x_a, sense.name(), hyper.name(), siblings[x_a].name()))
+                    # A seeded draw among sibling words attested in SemCor (count >= 1: no "holy", "sodom"), else among all.
+                    pool = [w for w in siblings if siblings[w][0] > 0] or list(siblings)
+                    x_a = min(pool, key=lambda w: seeded_key(config.seed, f"{x}|{w}"))
+                    out[kind].append((x, x_h, x_a, sense.name(), hyper.name(), siblings[x_a][1].name()))
                     break
         return out
 

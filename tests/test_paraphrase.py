@@ -58,7 +58,10 @@ def test_published_format_round_trip(built, tmp_path):
     folder, data = built
     again = ParaphraseBuilder().read_file(folder / "paraphrase_rare.txt")["default"]["test"]
     rare = [r for r in data["default"]["test"] if r["set"] == "rare"]
-    assert [(r["word"], r["hypernym"], r["sibling"]) for r in again] == [(r["word"], r["hypernym"], r["sibling"]) for r in rare]
+    assert [(r["sentence"], r["sentence_hypernym"], r["sentence_sibling"]) for r in again] == [
+        (r["sentence"], r["sentence_hypernym"], r["sentence_sibling"]) for r in rare]
+    for a, r in zip(again, rare):  # the file gives the words as they stand in the sentences (plurals included)
+        assert a["word"] in (r["word"], plural(r["word"])) and a["hypernym"] in (r["hypernym"], plural(r["hypernym"]))
     bad = tmp_path / "bad.txt"
     bad.write_text("a dog barked .\nan animal barked .\n")
     with pytest.raises(DataFormatError, match="bad.txt:1: an incomplete triple"):

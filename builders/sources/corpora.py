@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import bz2
 import json
-import re
 from importlib.metadata import version as pkg_version
 from pathlib import Path
 from typing import Iterator
