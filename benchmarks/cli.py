@@ -164,7 +164,7 @@ def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_
 @cli.command()
 @click.argument("name")
 @model_options
-@click.option("--data", help="Dataset folder, a file in the benchmark's own format, or HUB_ID@REVISION (default: build the defaults).")
+@click.option("--data", help="Dataset folder, a file in the benchmark's own format (several: a.txt,b.txt), or HUB_ID@REVISION (default: build the defaults).")
 @click.option("--split", default="test", show_default=True, type=click.Choice(["dev", "test", "all"]), help="Split to score.")
 @click.option("--limit", type=click.IntRange(min=1), help="Score a seeded sample of this many items, stratified as the paper's tables (relation x bin, bin, phenomenon x reference, word group).")
 @click.option("--config", "data_config", default="default", show_default=True, help="Dataset config to score.")

@@ -212,16 +212,25 @@ def load_data(name: str, spec: str | None = None, progress: bool = True,
             raise ConfigError(f"{path} holds {meta.get('benchmark')} data, not {name}")
         return meta["signature"], _load_folder(path)
     if path.is_file():
-        if path.stat().st_size == 0:
-            raise DataFormatError(f"{path} is empty: give a {name} file with data")
-        try:
-            data = bench.builder().read_file(path)
-        except UnicodeDecodeError as exc:
-            raise DataFormatError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.object[exc.start:exc.start + 1]!r}); convert it with iconv") from None
-        return f"{name}-file:sha256-{file_sha8(path)}", data
+        return f"{name}-file:sha256-{file_sha8(path)}", _read_own_format(bench, [path])
+    files = [Path(p).expanduser() for p in spec.split(",")] if "," in spec else []
+    if files and all(p.is_file() for p in files):  # several files of the published format (e.g. rare.txt,common.txt)
+        return f"{name}-files:sha256-{file_sha8(*files)}", _read_own_format(bench, files)
     if re.fullmatch(r"[\w.-]+/[\w.-]+(@[\w./-]+)?", spec) and not spec.startswith("."):
         return _load_hub(name, spec)
     raise SourceError(f"data {spec} not found: give a dataset folder, a {name} file, or HUB_ID@REVISION")
+
+
+def _read_own_format(bench: Benchmark, files: list[Path]) -> dict[str, datasets.DatasetDict]:
+    """Files in the benchmark's own published format; empty or non-UTF-8 files are one-line errors."""
+    for path in files:
+        if path.stat().st_size == 0:
+            raise DataFormatError(f"{path} is empty: give a {bench.name} file with data")
+    try:
+        return bench.builder().read_file(files[0]) if len(files) == 1 else bench.builder().read_files(files)
+    except UnicodeDecodeError as exc:
+        raise DataFormatError(f"{files[0] if len(files) == 1 else ','.join(map(str, files))}: not UTF-8 text "
+                              f"(byte {exc.start}: {exc.object[exc.start:exc.start + 1]!r}); convert it with iconv") from None
 
 
 def _load_folder(folder: Path) -> dict[str, datasets.DatasetDict]:

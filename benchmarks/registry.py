@@ -91,12 +91,15 @@ case-sensitive; lines under 3 words skipped); every word after the first is a pr
 the words before it on the same line. Each word carries the frequency bin of its rate in the
 frequency source: **high** >= 1000, **mid** 100-999, **low** 10-99 occurrences per 103,227,021 tokens
 (the paper's WikiText-103 train counts), stored as rates per billion so other corpora scale; words in
-no bin (rarer, unseen, or punctuation missing from wordfreq) stay prediction events but count in no bin.
+no bin (rarer or unseen) stay prediction events but count in no bin; punctuation, which wordfreq has no
+rate for, takes its rate from the train corpus counts. The signature names the two corpora
+(`train-corpus:...|test-corpus:...`).
 Config `types`: every target type with its rate, bin, train count, number of events and its 100
 nearest neighbours in a 50-dim word2vec model trained on the train corpus (soft match, section 2.4.2).
 
-**Offline default:** the English Wikipedia sample in gensim's test data (markup removed, one
-Moses-tokenized sentence per line, a seeded 10% of the articles as test) and wordfreq rates, because
+**Offline default:** the English Wikipedia sample in gensim's test data (markup removed, sentences split
+by pysbd, which does not cut after "Mr." or "U.S.", one Moses-tokenized sentence per line, a seeded 10%
+of the articles as test) and wordfreq rates, because
 counts from a 0.4M-token corpus cannot fill the low bin once scaled. The paper's recipe:
 `train=hf:Salesforce/wikitext:wikitext-103-raw-v1:train test=hf:Salesforce/wikitext:wikitext-103-raw-v1:test frequencies=train`.
 """
@@ -111,16 +114,22 @@ DUDY_CITATION = """\
 }"""
 
 PARAPHRASE_CARD = """\
-Paraphrase triples from Dudy & Bedrick (2020), section 3: (x, x_h, x_a) where x is a noun (its first
-WordNet sense), x_h a single-word hypernym of that sense and x_a a sibling of x_h (a single-word
-hyponym of x_h's own hypernym), e.g. (poodle, dog, cat). **Rare** set: x occurs fewer than 50 times
-per 103,227,021 tokens (the paper's WikiText-103 counts, as rates per billion) while x_h and x_a occur
-at least 100 times; **common** set: all three at least 100 times. Each triple has a carrier sentence
-s(x) where x occurs naturally (a corpus sentence of 5-40 words, else a WordNet usage example) and two
-probes s(x_h), s(x_a) with x replaced (capitalization kept, a/an fixed). A model passes a triple when
-the similarity of s(x_h) to s(x) beats its similarity to s(x_a). Offline default: wordfreq rates and
-the Wikipedia sample shipped in gensim's test data. `paraphrase_rare.txt` / `paraphrase_common.txt`
-hold the triples in the published three-lines-per-triple layout.
+Paraphrase triples from Dudy & Bedrick (2020), section 3: (x, x_h, x_a) where x is a noun with a
+single WordNet noun sense (so the carrier cannot use another one), x_h a single-word lemma of a
+hypernym of that sense whose own first noun sense is that hypernym ("mistake", never "boner") and x_a
+a sibling of x_h (a hyponym of x_h's own hypernym) chosen the same way, e.g. (poodle, dog, cat); x_h
+is the most used such lemma (SemCor count), x_a a seeded draw among the sibling lemmas SemCor attests.
+**Rare** set: x occurs fewer than 50 times per 103,227,021 tokens (the paper's WikiText-103 counts, as
+rates per billion) while x_h and x_a occur at least 50 times; **common** set: all three at least 50
+(Appendix C's low / mid-high edge). Each triple has a carrier s(x): a whole corpus sentence (8-40 words,
+capitalized, ending in . ! or ?, a finite verb, no hole left by removed markup) where every use of x,
+or of its plural, is a lower-case noun heading its phrase (not a compound modifier as in "purse
+snatcher"), one of them right after the/this/these/those or a possessive. The probes s(x_h), s(x_a)
+replace x in the same number (inflect plurals, WordNet's irregular ones), capitalization kept, a/an by
+inflect. A model passes a triple when the similarity of s(x_h) to s(x) beats its similarity to s(x_a).
+Offline default: wordfreq rates and the Wikipedia sample shipped in gensim's test data.
+`paraphrase_rare.txt` / `paraphrase_common.txt` hold the triples in the published layout (three lines
+per triple); the authors' own files load with `--data rare.txt,common.txt` or a folder holding both.
 """
 
 TENDENCIES_CARD = """\
@@ -229,7 +238,7 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "wordpred": Benchmark(
         name="wordpred",
-        version="1.0.0",
+        version="1.1.0",
         summary="Whole-word next-word prediction by frequency bin: top-1/top-10, type coverage, soft match, word-level perplexity",
         builder_path="wordbench.builders.wordpred:WordPredBuilder",
         scorer_path="wordbench.scorers.wordpred:WordPredScorer",
@@ -242,7 +251,7 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "paraphrase": Benchmark(
         name="paraphrase",
-        version="1.0.0",
+        version="2.0.0",
         summary="(word, hypernym, sibling) carrier-sentence triples, rare vs common: BERTScore hits and a chi-square test",
         builder_path="wordbench.builders.paraphrase:ParaphraseBuilder",
         scorer_path="wordbench.scorers.paraphrase:ParaphraseScorer",

@@ -143,6 +143,12 @@ class Builder:
         """Read data in the benchmark's original published format (if it has one)."""
         raise ConfigError(f"{self.name} has no file format of its own: pass a built or published folder")
 
+    def read_files(self, paths: list[Path]) -> dict[str, datasets.DatasetDict]:
+        """Several files of the published format as one dataset (``--data a.txt,b.txt``); one file by default."""
+        if len(paths) != 1:
+            raise ConfigError(f"{self.name} reads one file at a time: {', '.join(map(str, paths))}")
+        return self.read_file(paths[0])
+
     def read_folder(self, path: Path) -> dict[str, datasets.DatasetDict]:
         """Read a folder in the benchmark's original published layout (if it has one)."""
         raise ConfigError(f"{path} is not a wordbench dataset folder (no signature.json); build or publish one first")

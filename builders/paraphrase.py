@@ -1,24 +1,31 @@
 """Paraphrase triples (Dudy & Bedrick 2020, section 3): (x, x_h, x_a) with carrier sentences.
 
-x is a noun, x_h a single-word WordNet hypernym of x's first sense, x_a a sibling of x_h (another
-single-word hyponym of x_h's own hypernym), e.g. (poodle, dog, cat). Rare set: x occurs fewer than 50
-times per 103M tokens (the paper's WikiText-103 counts; stored as rates so other corpora scale) and
-x_h, x_a at least 100 times; common set: all three at least 100 times. Each triple gets a carrier
-sentence where x occurs naturally (a corpus sentence, else a WordNet usage example); the two probes
-replace x by x_h and by x_a, keeping capitalization and fixing a/an.
+x is a noun with a single WordNet noun sense (so the carrier cannot use another sense), x_h a
+single-word lemma of a hypernym of that sense whose own first noun sense is that hypernym ("mistake",
+not "boner"; the most used, by SemCor count), x_a a sibling of x_h (a hyponym of x_h's own hypernym)
+meaning its synset the same way (a seeded draw among those SemCor attests), e.g. (poodle, dog, cat).
+Rare set: x occurs fewer than 50 times per 103M tokens (the paper's WikiText-103 counts, stored as
+rates so other corpora scale), x_h and x_a at least 50 (Appendix C: "mid/high"); common set:
+all three at least 50. Each triple gets a carrier: a whole corpus sentence (>= 8 words, capitalized,
+ending in . ! or ?) where x, or its plural, is the head noun right after a definite, demonstrative or
+possessive determiner (not a compound modifier). The probes replace x by x_h and x_a in the same
+number (inflect plurals), keeping capitalization; a/an before a replacement follows inflect.
 """
 
 from __future__ import annotations
 
 import re
+import warnings
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import datasets
 
 from .base import Builder
-from .errors import ConfigError, DataFormatError
+from .errors import ConfigError
+from .paraphrase_format import files_in, read_sets
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_lines
 from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, load_frequencies
@@ -26,8 +33,19 @@ from .sources.wordnet import load_wordnet
 
 SETS = ("rare", "common")
 NOUN = re.compile(r"[a-z]{3,}")
-# A corpus carrier must use x as a common noun: lower-case, right after a determiner.
-DETERMINERS = frozenset("the a an this that these those its his her their our my your each every no some any".split())
+# A corpus carrier uses x as a common noun right after one of these: they take singular and plural, count
+# and mass nouns alike, so the hypernym and the sibling fit after them too ("a progress" cannot arise).
+DETERMINERS = frozenset("the this these those its his her their our my your".split())  # not "that": a relative too
+# After x, a word of these closed classes (or punctuation) shows that x is the head of its noun phrase.
+FUNCTION_WORDS = frozenset("""of in on at to for with by from as and or but nor is was are were be been being has have had
+will would can could may might must shall should do does did not that which who whom whose when where while than into onto
+over under after before during since about between through across against among within without upon toward towards
+also only then there here so because if although though until unless""".split())
+SENTENCE_END = (".", "!", "?")
+# "from in", "of ,": a value the wiki-markup filter removed left a hole (gensim's sample has many).
+HOLE_BEFORE = frozenset("of from to at in by with about approximately around nearly reach reaches reached".split())
+HOLE_AFTER = frozenset([",", ".", ")", ";", ":", "in", "to"])
+AUXILIARIES = frozenset("is was are were has have had will would can could may might must shall should does did do".split())
 
 FEATURES = datasets.Features(
     {
@@ -53,38 +71,72 @@ class Config:
     n_rare: int = 50
     n_common: int = 50
     rare_below: int = 50  # count of x per reference_tokens for the rare set
-    common_from: int = 100  # count of every word of a common triple, and of x_h, x_a (mid/high)
+    common_from: int = 50  # count of every word of a common triple, and of x_h, x_a (Appendix C: mid/high >= 50)
     reference_tokens: int = WIKITEXT103_TRAIN_TOKENS
     frequencies: str = "wordfreq"  # wordfreq, a corpus spec (counts) or hf:ID:CONFIG:SPLIT
     corpus: str = GENSIM_WIKI  # carrier sentences: file, folder, hf:ID:CONFIG:SPLIT or gensim-wiki
     text_column: str = "text"
-    wordnet_examples: bool = True  # fall back to WordNet usage examples when the corpus has no sentence
-    min_sentence_words: int = 5
+    min_sentence_words: int = 8
     max_sentence_words: int = 40
     wordnet: str | None = None
     seed: int = 0
     faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
 
 
+@lru_cache(maxsize=1)
+def _inflect():
+    import inflect
+
+    engine = inflect.engine()
+    engine.classical(ancient=True)  # larva -> larvae, as in the encyclopedic text of the carriers
+    return engine
+
+
 def article_for(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
+    """a or an by pronunciation (inflect: "an hour", "a unit")."""
+    return _inflect().a(word).split(" ", 1)[0]
+
+
+def plural(word: str) -> str:
+    return _inflect().plural_noun(word)
+
+
+def use_irregular_plurals(wn, words: set[str]) -> None:
+    """Teach inflect WordNet's irregular noun plurals of ``words`` (larva -> larvae; inflect says "larvas")."""
+    irregular: dict[str, str] = {}
+    for form, lemmas in sorted(wn._exception_map["n"].items()):
+        for lemma in lemmas:
+            if lemma in words and lemma != form:
+                irregular.setdefault(lemma, form)
+    for lemma, form in irregular.items():
+        _inflect().defnoun(lemma, form)
+
+
+def _singular(word: str) -> bool:
+    """Not a plural form ("businessmen", "cattle" as inflect reads them are left out)."""
+    return _inflect().singular_noun(word) is False
+
+
+def _cased(replacement: str, tok: str) -> str:
+    return replacement.upper() if tok.isupper() and len(tok) > 1 else replacement.capitalize() if tok[:1].isupper() else replacement
 
 
 def substitute(sentence: str, word: str, replacement: str) -> str | None:
-    """Replace every whole-word occurrence of ``word`` (any case) by ``replacement``; None if there is none.
+    """Replace every whole-token occurrence of ``word`` or its plural (any case) by ``replacement`` in the same number.
 
-    Capitalization of each occurrence is kept; a preceding a/an is fixed for the new word.
+    Capitalization of each occurrence is kept; a preceding a/an is fixed for the new word. None if ``word`` is absent.
     """
     tokens = sentence.split(" ")
+    forms = {word: replacement, plural(word): plural(replacement)}
     found = False
     for i, tok in enumerate(tokens):
-        if tok.lower() != word:
+        new = forms.get(tok.lower())
+        if new is None:
             continue
         found = True
-        tokens[i] = replacement.upper() if tok.isupper() and len(tok) > 1 else replacement.capitalize() if tok[:1].isupper() else replacement
+        tokens[i] = _cased(new, tok)
         if i > 0 and tokens[i - 1].lower() in ("a", "an"):
-            art = article_for(replacement)
-            tokens[i - 1] = art.capitalize() if tokens[i - 1][:1].isupper() else art
+            tokens[i - 1] = _cased(article_for(new), tokens[i - 1])
     return " ".join(tokens) if found else None
 
 
@@ -100,9 +152,50 @@ def _mostly_noun(wn, word: str) -> bool:
     return noun >= other
 
 
+def _first_sense_is(wn, word: str, synset) -> bool:
+    """``synset`` is the word's first (most frequent) noun sense: the word read alone means it."""
+    senses = wn.synsets(word, "n")
+    return bool(senses) and senses[0] == synset
+
+
+def _is_sentence(tokens: list[str], low: int, high: int) -> bool:
+    """A whole sentence: ``low``..``high`` words, capitalized, ending in . ! ?, brackets and quotes balanced."""
+    return (low <= len(tokens) <= high and tokens[0][:1].isupper() and tokens[-1] in SENTENCE_END
+            and tokens.count("(") == tokens.count(")") and tokens.count('"') % 2 == 0
+            and not any(t in ("|", "=", "[[", "]]", "{", "}") for t in tokens)
+            and not any(a.lower() in HOLE_BEFORE and b in HOLE_AFTER for a, b in zip(tokens, tokens[1:])))
+
+
+def _has_finite_verb(wn, tokens: list[str]) -> bool:
+    """An auxiliary or an inflected verb form (not -ing) after the first word: a caption such as
+    "A chariot clock depicting the god and his lyre ." has none."""
+    for tok in tokens[1:]:
+        low = tok.lower()
+        if low in AUXILIARIES:
+            return True
+        lemma = wn.morphy(low, "v") if tok.islower() and not low.endswith("ing") else None
+        if lemma is not None and lemma != low:
+            return True
+    return False
+
+
+def _heads_phrase(wn, nxt: str) -> bool:
+    """The token after x shows x heads its phrase: punctuation, a function word, or a WordNet word that is not
+    mostly a noun (a noun after x, as in "purse snatcher", makes x a compound modifier)."""
+    low = nxt.lower()
+    if not any(ch.isalpha() for ch in nxt) or low in FUNCTION_WORDS:
+        return True
+    if nxt[:1].isupper():
+        return False  # a name after x ("the canna Lily") is read as part of it
+    verb = wn.morphy(low, "v")
+    if wn.morphy(low, "n") is None:  # a verb, adjective or adverb; a word WordNet lacks may be a name ("enzyme chitinase")
+        return verb is not None or wn.morphy(low, "a") is not None or wn.morphy(low, "r") is not None
+    return verb is not None and not _mostly_noun(wn, verb)
+
+
 class ParaphraseBuilder(Builder):
     name = "paraphrase"
-    version = "1.0.0"
+    version = "2.0.0"
     Config = Config
 
     def _resolve(self, config: Config):
@@ -114,82 +207,86 @@ class ParaphraseBuilder(Builder):
         return self._resolve(config)[2] + [corpus_info(config.corpus, config.text_column)]
 
     def candidates(self, config: Config, wn, freq) -> dict[str, list[tuple]]:
-        """Every qualifying (x, x_h, x_a) per set, in a stable order; one triple per x."""
+        """Every qualifying (x, x_h, x_a, synsets...) per set, in a stable order; one triple per x."""
         scale = PER_BILLION / config.reference_tokens
         rare_edge, common_edge = config.rare_below * scale, config.common_from * scale
+        rate = freq.rate
 
-        def rate(w: str) -> float:
-            return freq.rate(w)
+        named: dict[str, list[tuple[str, int]]] = {}
 
-        def single_words(synset) -> list[str]:
-            return [n for n in synset.lemma_names() if NOUN.fullmatch(n)]
+        def words_for(synset, exclude: set[str]) -> list[tuple[str, int]]:
+            """(lemma, SemCor count) of single-word singular lemmas that mean ``synset`` when read alone, frequent
+            enough, most used first (SemCor count, then rate)."""
+            if synset.name() not in named:
+                ok = [(lem.name(), lem.count()) for lem in synset.lemmas() if NOUN.fullmatch(lem.name()) and rate(lem.name()) >= common_edge
+                      and _singular(lem.name()) and _first_sense_is(wn, lem.name(), synset) and _mostly_noun(wn, lem.name())]
+                named[synset.name()] = sorted(ok, key=lambda wc: (-wc[1], -rate(wc[0]), wc[0]))
+            return [wc for wc in named[synset.name()] if wc[0] not in exclude]
 
         out: dict[str, list[tuple]] = {s: [] for s in SETS}
         for x in sorted({n for n in wn.all_lemma_names("n") if NOUN.fullmatch(n)}):
-            senses = [lemma.synset() for lemma in wn.lemmas(x, "n") if lemma.name() == x]
-            if not senses:
-                continue
+            senses = wn.synsets(x, "n")
+            if len(senses) != 1 or x not in senses[0].lemma_names() or not _mostly_noun(wn, x) or not _singular(x):
+                continue  # several noun senses: the carrier's sense would be a guess
             sense = senses[0]
-            if not _mostly_noun(wn, x):
-                continue
             x_rate = rate(x)
             kind = "rare" if x_rate < rare_edge else "common" if x_rate >= common_edge else None
             if kind is None:
                 continue
-            own = set(sense.lemma_names())
-            for hyper in sorted(sense.hypernyms(), key=lambda s: s.name()):
-                heads = sorted((w for w in single_words(hyper) if rate(w) >= common_edge and w not in own), key=lambda w: (-rate(w), w))
+            own = set(sense.lemma_names()) | {x}
+            for hyper in sorted(sense.hypernyms(), key=lambda syn: syn.name()):
+                heads = words_for(hyper, own)
                 if not heads:
                     continue
-                x_h = heads[0]
-                siblings: dict[str, object] = {}  # word -> the first sibling synset it came from
+                x_h = heads[0][0]
+                siblings: dict[str, tuple] = {}  # word -> (SemCor count, the sibling synset it names)
                 for grand in hyper.hypernyms():
                     for sib in grand.hyponyms():
-                        if sib == hyper or sib == sense:
+                        if sib in (hyper, sense):
                             continue
-                        for w in single_words(sib):
-                            if rate(w) >= common_edge and w not in own and w != x_h:
-                                siblings.setdefault(w, sib)
+                        for w, count in words_for(sib, own | {x_h}):
+                            siblings.setdefault(w, (count, sib))
                 if siblings:
-                    x_a = min(siblings, key=lambda w: seeded_key(config.seed, f"{x}|{w}"))
-                    out[kind].append((x, x_h, x_a, sense.name(), hyper.name(), siblings[x_a].name()))
+                    # A seeded draw among sibling words attested in SemCor (count >= 1: no "holy", "sodom"), else among all.
+                    pool = [w for w in siblings if siblings[w][0] > 0] or list(siblings)
+                    x_a = min(pool, key=lambda w: seeded_key(config.seed, f"{x}|{w}"))
+                    out[kind].append((x, x_h, x_a, sense.name(), hyper.name(), siblings[x_a][1].name()))
                     break
         return out
 
-    def _carriers(self, config: Config, words: set[str]) -> dict[str, str]:
-        """A corpus sentence (seeded choice) of acceptable length using each word as a noun after a determiner."""
+    def _carriers(self, config: Config, words: set[str], wn) -> dict[str, str]:
+        """A whole corpus sentence (seeded choice) using each word, or its plural, as a head noun after a determiner."""
+        forms = {f: w for w in words for f in (w, plural(w))}
         found: dict[str, list[str]] = defaultdict(list)
         for line in iter_corpus_lines(config.corpus, config.text_column):
             tokens = line.split()
-            if not config.min_sentence_words <= len(tokens) <= config.max_sentence_words:
+            if not _is_sentence(tokens, config.min_sentence_words, config.max_sentence_words) or not _has_finite_verb(wn, tokens):
                 continue
-            for prev, tok in zip(tokens, tokens[1:]):
-                if tok in words and prev.lower() in DETERMINERS and len(found[tok]) < 20:
-                    found[tok].append(" ".join(tokens))
-        return {w: min(s, key=lambda t: seeded_key(config.seed, t)) for w, s in found.items()}
-
-    @staticmethod
-    def _wordnet_example(wn, synset_name: str, word: str) -> str | None:
-        for example in wn.synset(synset_name).examples():
-            if re.search(rf"\b{re.escape(word)}\b", example, re.IGNORECASE):
-                return " ".join(re.sub(rf"\b({re.escape(word)})\b", r" \1 ", example, count=1, flags=re.IGNORECASE).split())
-        return None
+            uses = [(i, prev, tok, nxt) for i, (prev, tok, nxt) in enumerate(zip([""] + tokens, tokens, tokens[1:])) if tok.lower() in forms]
+            for word in {forms[tok.lower()] for _, _, tok, _ in uses}:
+                mine = [(i, prev, tok, nxt) for i, prev, tok, nxt in uses if forms[tok.lower()] == word]
+                # Every use of x in the sentence (all are replaced) is a common noun heading its phrase; one follows a determiner.
+                if (len(found[word]) < 20 and any(prev.lower() in DETERMINERS for _, prev, _, _ in mine)
+                        and all((i == 0 or tok.islower()) and _heads_phrase(wn, nxt) for i, _, tok, nxt in mine)):
+                    found[word].append(" ".join(tokens))
+        return {w: min(s, key=lambda t: seeded_key(config.seed, t)) for w, s in found.items() if s}
 
     def build(self, config: Config, progress: bool = False) -> dict[str, datasets.DatasetDict]:
         if config.n_rare < 0 or config.n_common < 0:
             raise ConfigError("n_rare and n_common must be >= 0")
+        if config.min_sentence_words < 1 or config.max_sentence_words < config.min_sentence_words:
+            raise ConfigError("need 1 <= min_sentence_words <= max_sentence_words")
         wn, freq, _ = self._resolve(config)
         cands = self.candidates(config, wn, freq)
-        carriers = self._carriers(config, {c[0] for s in SETS for c in cands[s]})
+        use_irregular_plurals(wn, {w for s in SETS for c in cands[s] for w in c[:3]})
+        carriers = self._carriers(config, {c[0] for s in SETS for c in cands[s]}, wn)
         rows = []
         for kind, wanted in (("rare", config.n_rare), ("common", config.n_common)):
             picked = 0
             for x, x_h, x_a, s_x, s_h, s_a in sorted(cands[kind], key=lambda c: seeded_key(config.seed, c[0])):
                 if picked == wanted:
                     break
-                sentence, source = carriers.get(x), "corpus"
-                if sentence is None and config.wordnet_examples:
-                    sentence, source = self._wordnet_example(wn, s_x, x), "wordnet"
+                sentence = carriers.get(x)
                 if sentence is None:
                     continue
                 probe_h, probe_a = substitute(sentence, x, x_h), substitute(sentence, x, x_a)
@@ -198,23 +295,20 @@ class ParaphraseBuilder(Builder):
                 picked += 1
                 rows.append({
                     "id": f"{kind}-{picked:05d}", "set": kind, "word": x, "hypernym": x_h, "sibling": x_a,
-                    "sentence": sentence, "sentence_hypernym": probe_h, "sentence_sibling": probe_a, "carrier_source": source,
+                    "sentence": sentence, "sentence_hypernym": probe_h, "sentence_sibling": probe_a, "carrier_source": "corpus",
                     "word_rate": freq.rate(x), "hypernym_rate": freq.rate(x_h), "sibling_rate": freq.rate(x_a), "synsets": [s_x, s_h, s_a],
                 })
             if picked < wanted:
-                import warnings
-
-                warnings.warn(f"paraphrase: only {picked} {kind} triples have a carrier sentence (asked for {wanted})", stacklevel=2)
+                warnings.warn(f"paraphrase: only {picked} {kind} triples have a carrier sentence in the corpus (asked for {wanted})", stacklevel=2)
         return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
 
     def summary(self, data: dict[str, datasets.DatasetDict]) -> str:
         rows = list(data["default"]["test"])
-        lines = ["| set | triples | carrier from corpus | from WordNet example | example |", "|---|---|---|---|---|"]
+        lines = ["| set | triples | example |", "|---|---|---|"]
         for kind in SETS:
             part = [r for r in rows if r["set"] == kind]
             ex = f"({part[0]['word']}, {part[0]['hypernym']}, {part[0]['sibling']})" if part else "-"
-            lines.append(f"| {kind} | {len(part)} | {sum(r['carrier_source'] == 'corpus' for r in part)} | "
-                         f"{sum(r['carrier_source'] == 'wordnet' for r in part)} | {ex} |")
+            lines.append(f"| {kind} | {len(part)} | {ex} |")
         return "\n".join(lines)
 
     # --- the published format: three lines per triple (s(x), s(x_h), s(x_a)), blank lines between ---
@@ -229,31 +323,15 @@ class ParaphraseBuilder(Builder):
         return names
 
     def read_file(self, path: Path) -> dict[str, datasets.DatasetDict]:
-        """Read triples of sentences; x, x_h, x_a are the words where the three sentences differ."""
-        kind = next((s for s in SETS if s in path.name.lower()), "unknown")
-        blocks, current = [], []
-        with open(path, encoding="utf-8") as f:
-            for lineno, line in enumerate(f, 1):
-                line = line.strip()
-                if line:
-                    current.append((lineno, line))
-                if len(current) == 3:
-                    blocks.append(current)
-                    current = []
-        if current:
-            raise DataFormatError(f"{path}:{current[0][0]}: an incomplete triple ({len(current)} of 3 sentences)")
-        rows = []
-        for n, block in enumerate(blocks, 1):
-            (lineno, s_x), (_, s_h), (_, s_a) = block
-            tx, th, ta = s_x.split(), s_h.split(), s_a.split()
-            diff = [i for i in range(min(len(tx), len(th), len(ta))) if tx[i].lower() != th[i].lower() or tx[i].lower() != ta[i].lower()]
-            diff = [i for i in diff if tx[i].lower() not in ("a", "an")]
-            if len(tx) != len(th) or len(tx) != len(ta) or not diff:
-                raise DataFormatError(f"{path}:{lineno}: the three sentences must differ in exactly one word")
-            i = diff[0]
-            rows.append({"id": f"{kind}-{n:05d}", "set": kind, "word": tx[i].lower(), "hypernym": th[i].lower(), "sibling": ta[i].lower(),
-                         "sentence": s_x, "sentence_hypernym": s_h, "sentence_sibling": s_a, "carrier_source": "file",
-                         "word_rate": 0.0, "hypernym_rate": 0.0, "sibling_rate": 0.0, "synsets": []})
-        if not rows:
-            raise DataFormatError(f"{path}: no triples (expected three sentence lines per triple)")
+        """One published file (the set from its name: rare/common); see ``paraphrase_format``."""
+        return self.read_files([path])
+
+    def read_files(self, paths: list[Path]) -> dict[str, datasets.DatasetDict]:
+        """The published rare and common files as one dataset (both sets, so the chi-square can run)."""
+        rows = [{k: v for k, v in r.items() if k != "line"} | {"carrier_source": "file", "word_rate": 0.0, "hypernym_rate": 0.0,
+                                                                "sibling_rate": 0.0, "synsets": []} for r in read_sets(list(paths))]
         return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
+
+    def read_folder(self, path: Path) -> dict[str, datasets.DatasetDict]:
+        """A folder holding the published rare and common files."""
+        return self.read_files(files_in(path))

@@ -9,6 +9,7 @@ different corpus scales. The ``types`` config lists each target type with its co
 
 from __future__ import annotations
 
+import dataclasses
 import zlib
 from collections import Counter
 from dataclasses import dataclass
@@ -80,7 +81,7 @@ def bin_edges(config: Config) -> tuple[float, float, float]:
 
 class WordPredBuilder(Builder):
     name = "wordpred"
-    version = "1.0.0"
+    version = "1.1.0"
     Config = Config
     configs = ("default", "types")
 
@@ -101,7 +102,9 @@ class WordPredBuilder(Builder):
         return load_frequencies(config.frequencies)
 
     def sources(self, config: Config) -> list[SourceInfo]:
-        out = [corpus_info(spec, config.text_column, role) for role, spec in (("train", config.train), ("test", config.test))]
+        # The signature names each corpus by its role: train-corpus:... | test-corpus:...
+        out = [dataclasses.replace(corpus_info(spec, config.text_column, role), kind=f"{role}-corpus")
+               for role, spec in (("train", config.train), ("test", config.test))]
         if config.frequencies != "train":
             out.append(load_frequencies(config.frequencies).info)
         try:
@@ -128,10 +131,13 @@ class WordPredBuilder(Builder):
 
         edges = bin_edges(config)
         cache: dict[str, tuple[float, str]] = {}
+        train_total = sum(train_counts.values())
 
         def rate_bin(word: str) -> tuple[float, str]:
             if word not in cache:
                 rate = freqs.rate(word) or (0.0 if freqs.counts else freqs.rate(word.lower()))  # wordfreq is case-folded
+                if not rate and not any(ch.isalnum() for ch in word):  # punctuation: wordfreq has no rate, the train corpus has
+                    rate = train_counts.get(word, 0) * PER_BILLION / train_total
                 cache[word] = (rate, bin_of(rate, edges, ("low", "mid", "high")) or "")
             return cache[word]
 

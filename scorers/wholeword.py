@@ -18,6 +18,7 @@ BREAK_MARKERS = ("Ġ", "▁", "Ċ", "ĉ", " ", "\n", "\t")  # a token starting w
 TOP = 10  # the k of Algorithm 2 (top-10)
 GREEDY_DEPTH = 7  # Algorithm 1: at most this many subtokens per predicted word
 SEARCH_DEPTH = 5  # Algorithm 2: at most this many subtokens per path
+SEED_SEARCH_DEPTH = 6  # the seed's beam_search.py: paths up to 6 subtokens (faithful mode)
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,7 @@ class WordPrediction:
     hit10: bool
     word_lp: float  # whole-word log-prob of the target, word-boundary probability included
     tokens: int  # subtokens of the target in this tokenizer
+    path_lp: float | None = None  # log-prob of the top-10 path that spelled the target (None: no such path)
 
 
 def _clean(text: str) -> str:
@@ -130,13 +132,17 @@ def _could_become(text: str, target: str) -> bool:
 
 
 def predict_words(model_steps: WordSteps, decode, vocab: WordVocabulary, events: Sequence[tuple[int, int, str]],
-                  search: bool = True) -> list[WordPrediction]:
+                  search: bool = True, faithful: bool = False) -> list[WordPrediction]:
     """Algorithms 1 (greedy top-1) and 2 (top-10 path search) and the teacher-forced word log-prob.
 
     ``events`` are (line, word index, target word). ``decode`` maps token ids to text. With
     ``search=False`` only the word log-prob is computed (the prediction fields stay empty).
-    A top-1 hit also counts as a top-10 hit, even when its path is longer than ``SEARCH_DEPTH``.
+    A top-1 hit also counts as a top-10 hit, even when its path is longer than the search depth.
+    Default: the first subtoken is chosen among word-start tokens, paths up to ``SEARCH_DEPTH``.
+    ``faithful`` (the seed's code): the first subtoken over the whole vocabulary, paths up to
+    ``SEED_SEARCH_DEPTH``, and the greedy log-prob includes the boundary token that ended the word.
     """
+    depth_limit = SEED_SEARCH_DEPTH if faithful else SEARCH_DEPTH
     n = len(events)
     actual = [model_steps.actual(line, i) for line, i, _ in events]
     # Teacher forcing: one request per prefix of the target's own tokens (the last one gives P(end)).
@@ -162,7 +168,8 @@ def predict_words(model_steps: WordSteps, decode, vocab: WordVocabulary, events:
     greedy = [None] * n
     for e, (line, i, _) in enumerate(events):
         step = known[(line, i, ())]
-        greedy[e] = ([int(step.start_ids[0])], float(step.start_lp[0]))
+        first_ids, first_lp = (step.top_ids, step.top_lp) if faithful else (step.start_ids, step.start_lp)
+        greedy[e] = ([int(first_ids[0])], float(first_lp[0]))
     active = list(range(n))
     while active:
         requests = [(events[e][0], events[e][1], tuple(greedy[e][0])) for e in active]
@@ -171,6 +178,8 @@ def predict_words(model_steps: WordSteps, decode, vocab: WordVocabulary, events:
             path, lp = greedy[e]
             nxt = int(step.top_ids[0])
             if vocab.ends[nxt] if nxt < len(vocab.ends) else True:
+                if faithful:  # the seed multiplies in the probability of the token that ended the word
+                    greedy[e] = (path, lp + float(step.top_lp[0]))
                 continue
             greedy[e] = (path + [nxt], lp + float(step.top_lp[0]))
             if len(path) + 1 < GREEDY_DEPTH:
@@ -178,31 +187,34 @@ def predict_words(model_steps: WordSteps, decode, vocab: WordVocabulary, events:
         active = still
 
     # Algorithm 2: paths whose every subtoken is in the top 10 at its step; keep only prefixes of the target.
+    # A path's log-prob is the sum of its subtokens' log-probs; the first path found (breadth first,
+    # in rank order) is the one reported.
     hit10 = [False] * n
+    path_lp: list[float | None] = [None] * n
     frontier = []
     for e, (line, i, target) in enumerate(events):
         step = known[(line, i, ())]
-        for tok in step.start_ids:
-            frontier.append((e, (int(tok),)))
+        ids, lps = (step.top_ids, step.top_lp) if faithful else (step.start_ids, step.start_lp)
+        frontier += [(e, (int(tok),), float(lp)) for tok, lp in zip(ids, lps)]
     depth = 1
     while frontier:
         grow = []
-        for e, path in frontier:
+        for e, path, lp in frontier:
             if hit10[e]:
                 continue
             text = _clean(decode(list(path)))
             if text == events[e][2]:
-                hit10[e] = True
-            elif depth < SEARCH_DEPTH and _could_become(text, events[e][2]):
-                grow.append((e, path))
-        grow = [(e, p) for e, p in grow if not hit10[e]]
-        steps = ask([(events[e][0], events[e][1], p) for e, p in grow])
-        frontier = [(e, p + (int(t),)) for (e, p), s in zip(grow, steps) for t in s.top_ids]
+                hit10[e], path_lp[e] = True, lp
+            elif depth < depth_limit and _could_become(text, events[e][2]):
+                grow.append((e, path, lp))
+        grow = [g for g in grow if not hit10[g[0]]]
+        steps = ask([(events[e][0], events[e][1], p) for e, p, _ in grow])
+        frontier = [(e, p + (int(t),), lp + float(tl)) for (e, p, lp), s in zip(grow, steps) for t, tl in zip(s.top_ids, s.top_lp)]
         depth += 1
 
     out = []
     for e, (_, _, target) in enumerate(events):
         path, lp = greedy[e]
         word = _clean(decode(path))
-        out.append(WordPrediction(word, lp, len(path), word == target, hit10[e] or word == target, float(word_lp[e]), len(actual[e])))
+        out.append(WordPrediction(word, lp, len(path), word == target, hit10[e] or word == target, float(word_lp[e]), len(actual[e]), path_lp[e]))
     return out

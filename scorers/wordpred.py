@@ -10,6 +10,7 @@ reference that perf/wordpred.py and the tests compare against.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -17,17 +18,24 @@ import numpy as np
 
 from . import plots
 from .base import Scorer
-from .wholeword import GREEDY_DEPTH, SEARCH_DEPTH, TOP, WordPrediction
+from .wholeword import GREEDY_DEPTH, SEARCH_DEPTH, SEED_SEARCH_DEPTH, TOP, WordPrediction
 
 BINS = ("high", "mid", "low")
 SOFT_K = (3, 5, 10, 25, 50, 100)
-MISS_PENALTY = 100.0  # the seed's -ln p for a missed word (--faithful perplexity)
+MISS_PENALTY = 100.0  # the seed's -ln p for a word missed by top-1 and top-10 (--faithful perplexity)
+
+
+@dataclasses.dataclass
+class Options:
+    finetune: str | None = None  # train corpus spec: one pass of causal-LM fine-tuning before scoring (section 2.1)
+    finetune_epochs: float = 1.0
 
 
 class WordPredScorer(Scorer):
     name = "wordpred"
     families = ("causal", "masked", "seq2seq")
     chunk_size = 32  # lines between two appends to records.jsonl
+    Options = Options
 
     def __init__(self, dudy2020: bool | str | None = None, **options):
         if dudy2020 is not None:  # the option's former name; --faithful now selects the seed's definitions
@@ -36,10 +44,30 @@ class WordPredScorer(Scorer):
             options["faithful"] = parse_bool("dudy2020", dudy2020) or options.get("faithful", False)
         super().__init__(**options)
         self.neighbours: dict[str, list[str]] = {}
+        self.finetuned = False
 
     @property
     def settings(self) -> dict[str, object]:
-        return {"top": TOP, "greedy_depth": GREEDY_DEPTH, "search_depth": SEARCH_DEPTH}
+        tune = {"finetune": self.opts.finetune, "finetune_epochs": float(self.opts.finetune_epochs)} if self.opts.finetune else {}
+        return {"top": TOP, "greedy_depth": GREEDY_DEPTH, "search_depth": self.search_depth,
+                "first_step": "vocabulary" if self.faithful else "word-starts", **tune}
+
+    def _finetune(self, model) -> None:
+        """Once per run, before the first prediction: one pass of fine-tuning on the ``finetune`` corpus."""
+        if self.opts.finetune and not self.finetuned:
+            from wordbench.builders.errors import ConfigError
+            from wordbench.builders.sources.corpora import iter_corpus_lines
+
+            from .finetune import finetune_causal
+
+            if model.family != "causal":
+                raise ConfigError("finetune needs a causal model")
+            finetune_causal(model, iter_corpus_lines(self.opts.finetune), epochs=float(self.opts.finetune_epochs))
+            self.finetuned = True
+
+    @property
+    def search_depth(self) -> int:
+        return SEED_SEARCH_DEPTH if self.faithful else SEARCH_DEPTH
 
     def prepare(self, data: dict) -> None:
         """Read the word2vec neighbours of the ``types`` config (soft match)."""
@@ -52,9 +80,10 @@ class WordPredScorer(Scorer):
         return next((b for b in reversed(BINS) if b in row["bins"]), None)
 
     def score(self, model, items: list[dict]) -> list[dict]:
+        self._finetune(model)
         lines = [list(item["words"]) for item in items]
         events = [(n, i) for n, words in enumerate(lines) for i in range(1, len(words))]
-        preds = iter(model.predict_words(lines, events))
+        preds = iter(model.predict_words(lines, events, faithful=self.faithful))
         records = []
         for item, words in zip(items, lines):
             p: list[WordPrediction] = [next(preds) for _ in words[1:]]
@@ -69,6 +98,7 @@ class WordPredScorer(Scorer):
                     "hit10": [int(x.hit10) for x in p],
                     "greedy_lp": [round(x.greedy_lp, 5) for x in p],
                     "word_lp": [round(x.word_lp, 5) for x in p],
+                    "path_lp": [None if x.path_lp is None else round(x.path_lp, 5) for x in p],
                     "tokens": [x.tokens for x in p],
                     "soft_rank": [None if x.hit1 else self._soft_rank(t, x.greedy) for t, x in zip(targets, p)],
                 }
@@ -83,8 +113,9 @@ class WordPredScorer(Scorer):
             return None
 
     def summarize(self, records: list[dict]) -> dict:
-        events = [(t, b, h1, h10, lp, glp, sr) for r in records
-                  for t, b, h1, h10, lp, glp, sr in zip(r["targets"], r["bins"], r["hit1"], r["hit10"], r["word_lp"], r["greedy_lp"], r["soft_rank"])]
+        events = [(t, b, h1, h10, lp, glp, sr, plp) for r in records
+                  for t, b, h1, h10, lp, glp, sr, plp in zip(r["targets"], r["bins"], r["hit1"], r["hit10"], r["word_lp"], r["greedy_lp"],
+                                                            r["soft_rank"], r.get("path_lp") or [None] * len(r["targets"]))]
         n = len(events)
         if n == 0:
             return {"events": 0}
@@ -93,19 +124,22 @@ class WordPredScorer(Scorer):
         covered1, covered10 = {t for t, _, h1, *_ in events if h1}, {t for t, _, _, h10, *_ in events if h10}
         binned = [t for t, b in type_bin.items() if b in BINS]
         t_den = [t for t in binned if type_bin[t] in ("high", "mid")] if self.faithful else binned
+        # The seed (aggregate.py) counts hits on binned words only, over all events.
+        counted = [e for e in events if e[1] in BINS] if self.faithful else events
         metrics = {
             "events": n,
-            "top1": pct(sum(e[2] for e in events), n),
-            "top10": pct(sum(e[3] for e in events), n),
+            "top1": pct(sum(e[2] for e in counted), n),
+            "top10": pct(sum(e[3] for e in counted), n),
             "T1": pct(sum(t in covered1 for t in binned), len(t_den)),
             "T10": pct(sum(t in covered10 for t in binned), len(t_den)),
             "binned_types": len(binned),
             # Targets longer than the top-10 search depth can be top-10 hits only through a top-1 hit.
-            "events_beyond_search_depth": sum(t > SEARCH_DEPTH for r in records for t in r["tokens"]),
+            "events_beyond_search_depth": sum(t > self.search_depth for r in records for t in r["tokens"]),
         }
         if self.faithful:
-            metrics["ppx"] = round(float(np.mean([-e[5] if e[2] else MISS_PENALTY for e in events])), 3)
-            metrics["ppx_definition"] = "mean -ln p of top-1 hits, +100 per miss, not exponentiated (the seed's)"
+            metrics["ppx"] = round(float(np.mean([_seed_cost(e[2], e[3], e[5], e[7]) for e in events])), 3)
+            metrics["ppx_definition"] = ("the seed's: mean over events of -ln p of the top-1 word (boundary token included) or of the "
+                                         "top-10 path, +100 when both miss; not exponentiated")
         else:
             metrics["ppx"] = round(math.exp(-float(np.mean([e[4] for e in events]))), 3)
             metrics["ppx_definition"] = "exp of the mean negative whole-word log-prob, word-boundary probability included"
@@ -137,7 +171,7 @@ class WordPredScorer(Scorer):
         if summaries:
             m0 = summaries[0]["metrics"]
             lines += ["", f"ppx: {m0.get('ppx_definition', '')}. T: % of binned target types predicted at least once. "
-                      f"Targets over {SEARCH_DEPTH} subtokens (top-10 only through top-1): "
+                      f"Targets over {SEARCH_DEPTH} subtokens ({SEED_SEARCH_DEPTH} with --faithful) (top-10 only through top-1): "
                       + ", ".join(f"{s['model']['name']} {s['metrics'].get('events_beyond_search_depth', 0)}" for s in summaries) + "."]
         lines += ["", "## Coverage by frequency bin (Figures 1-2)", "",
                   "| model | bin | events | token top1 | token top10 | types | type top1 | type top10 |", "|---|---|---|---|---|---|---|---|"]
@@ -169,36 +203,57 @@ class WordPredScorer(Scorer):
                     values = [bins.get(b, {}).get(f"{key}_{k}") or 0.0 for b in BINS]
                     ax.bar(np.arange(len(BINS)) + plots.bar_offset(i, len(summaries), width), values, width * (0.9 if k == "top10" else 0.5),
                            alpha=0.4 if k == "top10" else 1.0, color=f"C{i}", label=f"{s['model']['name']} {k}")
-            ax.set_xticks(np.arange(len(BINS)), BINS)
+            count = "types" if key == "type" else "events"  # n under each bin: types (Figure 1) or events (Figure 2)
+            ns = [sorted({s["metrics"].get("bins", {}).get(b, {}).get(count, 0) for s in summaries}) for b in BINS]
+            ax.set_xticks(np.arange(len(BINS)), [f"{b}\nn={'/'.join(map(str, n))}" for b, n in zip(BINS, ns)])
             ax.set_ylabel("% covered")
             ax.set_title(title)
             ax.legend(fontsize=7)
             names.append(plots.save(fig, folder, fname))
-        fig, ax = plt.subplots(figsize=(6, 4))
+        # Figure 3 as in the paper: T1 bars (left axis) and top1 line (right axis) per k, @1 = exact match.
+        fig, ax = plt.subplots(figsize=(7, 4))
+        right = ax.twinx()
+        labels = ["@1"] + [f"@{k}" for k in SOFT_K]
+        x = np.arange(len(labels))
         for i, s in enumerate(summaries):
-            soft = s["metrics"].get("soft", {})
-            ax.plot(SOFT_K, [soft.get(str(k), {}).get("top1") or 0.0 for k in SOFT_K], "o-", color=f"C{i}", label=f"{s['model']['name']} top1")
-            ax.plot(SOFT_K, [soft.get(str(k), {}).get("T1") or 0.0 for k in SOFT_K], "s--", color=f"C{i}", label=f"{s['model']['name']} T1")
-        ax.set_xscale("log")
-        ax.set_xticks(SOFT_K, [str(k) for k in SOFT_K])
-        ax.set_xlabel("k nearest word2vec neighbours")
-        ax.set_ylabel("% with soft hits")
+            m, soft = s["metrics"], s["metrics"].get("soft", {})
+            t1 = [m.get("T1") or 0.0] + [soft.get(str(k), {}).get("T1") or 0.0 for k in SOFT_K]
+            top1 = [m.get("top1") or 0.0] + [soft.get(str(k), {}).get("top1") or 0.0 for k in SOFT_K]
+            ax.bar(x + plots.bar_offset(i, len(summaries), width), t1, width, color=f"C{i}", alpha=0.6, label=f"{s['model']['name']} T1")
+            right.plot(x, top1, "o-", color=f"C{i}", label=f"{s['model']['name']} top1")
+        ax.set_xticks(x, labels)
+        ax.set_xlabel("exact match (@1) and soft match with k nearest word2vec neighbours")
+        ax.set_ylabel("T1 (% types, bars)")
+        right.set_ylabel("top1 (% events, line)")
+        right.set_ylim(bottom=0)
         ax.set_title("Soft match (Figure 3)")
-        ax.legend(fontsize=7)
+        handles = ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0]
+        ax.legend(handles, [h.get_label() for h in handles], fontsize=7)
         names.append(plots.save(fig, folder, "soft_match.png"))
         return names
+
+
+def _seed_cost(hit1, hit10, greedy_lp, path_lp) -> float:
+    """The seed's per-event ppx term: -ln p of the top-1 word, else of the top-10 path, else 100."""
+    if hit1:
+        return -greedy_lp
+    if hit10 and path_lp is not None:
+        return -path_lp
+    return MISS_PENALTY
 
 
 def _f(value) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, int]], counter: list[int] | None = None) -> list[WordPrediction]:
-    """The paper's algorithms as published, for causal models: a full forward pass per prefix, one at a time.
+def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, int]], counter: list[int] | None = None,
+                        faithful: bool = False) -> list[WordPrediction]:
+    """The paper's algorithms as published, for causal models: a full forward pass per prefix, one at a time, batch 1.
 
-    Same decisions as ``model.predict_words`` (first subtoken among word starts, stop when the argmax
-    ends the word, top-10 paths pruned to prefixes of the target); ``counter[0]`` accumulates the
-    number of tokens fed to the model.
+    Same decisions as ``model.predict_words`` (stop when the argmax ends the word, top-10 paths pruned
+    to prefixes of the target). Default: the first subtoken among word starts, paths up to 5;
+    ``faithful``: the seed's first step over the whole vocabulary, paths up to 6, the boundary token's
+    log-prob added to the greedy word's. ``counter[0]`` accumulates the number of tokens fed to the model.
     """
     import torch
 
@@ -206,6 +261,7 @@ def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, i
     boundary, ends = torch.as_tensor(vocab.boundary), torch.as_tensor(vocab.ends)
     decode = lambda ids: model.tokenizer.decode(ids, skip_special_tokens=False, clean_up_tokenization_spaces=False).strip()  # noqa: E731
     counter = counter if counter is not None else [0]
+    depth_limit = SEED_SEARCH_DEPTH if faithful else SEARCH_DEPTH
 
     def last_logprobs(ids):
         counter[0] += len(ids)
@@ -220,35 +276,40 @@ def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, i
         full = model.encode(" ".join(words[: i + 1])).ids
         own = full[len(context):]
         first = last_logprobs(context)
-        start = first.masked_fill(~boundary[: first.shape[0]], float("-inf"))
+        start = first if faithful else first.masked_fill(~boundary[: first.shape[0]], float("-inf"))
         path, lp = [int(start.argmax())], float(start.max())
         while len(path) < GREEDY_DEPTH:
             nxt = last_logprobs(context + path)
             tok = int(nxt.argmax())
             if tok >= len(vocab.ends) or vocab.ends[tok]:
+                lp += float(nxt[tok]) if faithful else 0.0
                 break
             path, lp = path + [tok], lp + float(nxt[tok])
         greedy = decode(path)
-        hit10 = greedy == target
-        frontier = [(int(t),) for t in start.topk(TOP).indices]
+        hit10, found_lp = False, None
+        top = start.topk(TOP)
+        frontier = [((int(t),), float(v)) for t, v in zip(top.indices, top.values)]
         depth = 1
         while frontier and not hit10:
             grow = []
-            for p in frontier:
+            for p, plp in frontier:
                 text = decode(list(p))
                 if text == target:
-                    hit10 = True
+                    hit10, found_lp = True, plp
                     break
-                if depth < SEARCH_DEPTH and target.startswith(text.rstrip("\ufffd")):
-                    grow.append(p)
+                if depth < depth_limit and target.startswith(text.rstrip("\ufffd")):
+                    grow.append((p, plp))
             if hit10:
                 break
-            frontier = [p + (int(t),) for p in grow for t in last_logprobs(context + list(p)).topk(TOP).indices]
+            frontier = []
+            for p, plp in grow:
+                top = last_logprobs(context + list(p)).topk(TOP)
+                frontier += [(p + (int(t),), plp + float(v)) for t, v in zip(top.indices, top.values)]
             depth += 1
         counter[0] += len(full)
         with torch.inference_mode():
             tf = torch.log_softmax(model.model(input_ids=torch.tensor([full], device=model.device)).logits[0].float(), -1).cpu()
         word_lp = sum(float(tf[len(context) + j - 1, t]) for j, t in enumerate(own))
         word_lp += float(torch.logsumexp(tf[-1].masked_fill(~ends[: tf.shape[1]], float("-inf")), -1))
-        out.append(WordPrediction(greedy, lp, len(path), greedy == target, hit10, word_lp, len(own)))
+        out.append(WordPrediction(greedy, lp, len(path), greedy == target, hit10 or greedy == target, word_lp, len(own), found_lp))
     return out

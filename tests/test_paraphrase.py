@@ -2,14 +2,17 @@ import numpy as np
 import pytest
 
 from wordbench.builders.errors import DataFormatError
-from wordbench.builders.paraphrase import ParaphraseBuilder, substitute
+from wordbench.builders.paraphrase import ParaphraseBuilder, plural, substitute
 from wordbench.scorers.models import load_model
 from wordbench.scorers.paraphrase import ParaphraseScorer, bertscore_f1
 
 
-def test_substitute_keeps_case_and_fixes_the_article():
+def test_substitute_keeps_case_number_and_fixes_the_article():
     assert substitute("A poodle barked at an owl .", "poodle", "animal") == "An animal barked at an owl ."
-    assert substitute("Poodles and a poodle .", "poodle", "dog") == "Poodles and a dog ."
+    assert substitute("Poodles and a poodle .", "poodle", "dog") == "Dogs and a dog ."
+    assert substitute("It took a day .", "day", "hour") == "It took an hour ."  # a/an by sound, not by letter
+    assert substitute("It took an hour .", "hour", "unit") == "It took a unit ."
+    assert substitute("The radioisotopes decay .", "radioisotope", "isotope") == "The isotopes decay ."
     assert substitute("The poodle saw a poodle .", "poodle", "owl") == "The owl saw an owl ."
     assert substitute("Poodle shows are held .", "poodle", "dog") == "Dog shows are held ."
     assert substitute("no match here", "poodle", "dog") is None
@@ -32,27 +35,93 @@ def test_triples_follow_wordnet_and_frequency_rules(built):
     assert sum(r["set"] == "rare" for r in rows) == 10 and sum(r["set"] == "common" for r in rows) == 10
     wn, _ = load_wordnet()
     freq = load_frequencies("wordfreq")
-    edge_rare, edge_common = 50 * 1e9 / 103_227_021, 100 * 1e9 / 103_227_021
+    edge_rare, edge_common = 50 * 1e9 / 103_227_021, 50 * 1e9 / 103_227_021
     for r in rows:
         x, h, a = (wn.synset(s) for s in r["synsets"])
+        assert wn.synsets(r["word"], "n") == [x]  # one noun sense: the carrier uses it
+        assert wn.synsets(r["hypernym"], "n")[0] == h and wn.synsets(r["sibling"], "n")[0] == a  # their first senses
+        words = r["sentence"].split()
+        assert len(words) >= 8 and words[0][:1].isupper() and words[-1] in ".!?"
         assert h in x.hypernyms()
         assert set(h.hypernyms()) & set(a.hypernyms()) and a != h
         assert r["hypernym"] in h.lemma_names() and r["sibling"] in a.lemma_names() and r["word"] in x.lemma_names()
         assert freq.rate(r["hypernym"]) >= edge_common and freq.rate(r["sibling"]) >= edge_common
         assert (freq.rate(r["word"]) < edge_rare) if r["set"] == "rare" else (freq.rate(r["word"]) >= edge_common)
-        assert r["word"] in r["sentence"].lower().split()
-        assert r["hypernym"] in r["sentence_hypernym"].lower().split() and r["sibling"] in r["sentence_sibling"].lower().split()
+        forms = lambda w: {w, plural(w)}  # noqa: E731
+        assert forms(r["word"]) & set(r["sentence"].lower().split())
+        assert forms(r["hypernym"]) & set(r["sentence_hypernym"].lower().split())
+        assert forms(r["sibling"]) & set(r["sentence_sibling"].lower().split())
+        assert r["word"] not in r["sentence_hypernym"].lower().split()
 
 
 def test_published_format_round_trip(built, tmp_path):
     folder, data = built
     again = ParaphraseBuilder().read_file(folder / "paraphrase_rare.txt")["default"]["test"]
     rare = [r for r in data["default"]["test"] if r["set"] == "rare"]
-    assert [(r["word"], r["hypernym"], r["sibling"]) for r in again] == [(r["word"], r["hypernym"], r["sibling"]) for r in rare]
+    assert [(r["sentence"], r["sentence_hypernym"], r["sentence_sibling"]) for r in again] == [
+        (r["sentence"], r["sentence_hypernym"], r["sentence_sibling"]) for r in rare]
+    for a, r in zip(again, rare):  # the file gives the words as they stand in the sentences (plurals included)
+        assert a["word"] in (r["word"], plural(r["word"])) and a["hypernym"] in (r["hypernym"], plural(r["hypernym"]))
     bad = tmp_path / "bad.txt"
     bad.write_text("a dog barked .\nan animal barked .\n")
     with pytest.raises(DataFormatError, match="bad.txt:1: an incomplete triple"):
         ParaphraseBuilder().read_file(bad)
+
+
+RARE = """The afterdamp occurring in such situations is a mixture of carbon dioxide and carbon monoxide.
+The gas occurring in such situations is a mixture of carbon dioxide and carbon monoxide.
+The liquid occurring in such situations is a mixture of carbon dioxide and carbon monoxide.
+
+Gardeners grow canna for its bright flowers.
+Gardeners grow a herb for its bright flowers.
+Gardeners grow a shrub for its bright flowers.
+An adder, an adder! The adder bit him.
+A snake, a snake! The snake bit him.
+A lizard, a lizard! The lizard bit him.
+"""
+COMMON = """Because of the poor economy, the factory will immediately discontinue operations.
+Because of the poor economy, the factory will immediately cease operations.
+Because of the poor economy, the factory will immediately continue operations.
+
+She was glad with the result.
+She was glad with the result.
+She was glad with the result.
+
+The soup was lukewarm when it came.
+The soup was warm when it came.
+The soup was cold when it came.
+"""
+
+
+def test_the_authors_files_load_as_published(tmp_path, tiny_models):
+    """Multi-word replacement, a/an, punctuation attached, a repeated word, a verb, an adjective, an identical triple."""
+    from wordbench.benchmarks.hub import load_data
+
+    folder = tmp_path / "published"
+    folder.mkdir()
+    (folder / "rare.txt").write_text(RARE)
+    (folder / "common.txt").write_text(COMMON)
+    with pytest.warns(UserWarning, match=r"common.txt:5: the three sentences of this triple are identical"):
+        sig, data = load_data("paraphrase", f"{folder / 'rare.txt'},{folder / 'common.txt'}", progress=False)
+    rows = list(data["default"]["test"])
+    assert sig.startswith("paraphrase-files:sha256-")
+    assert [(r["set"], r["word"], r["hypernym"], r["sibling"]) for r in rows] == [
+        ("rare", "afterdamp", "gas", "liquid"), ("rare", "canna", "a herb", "a shrub"), ("rare", "adder", "snake", "lizard"),
+        ("common", "discontinue", "cease", "continue"), ("common", "", "", ""), ("common", "lukewarm", "warm", "cold")]
+    assert rows[4]["sentence"] == rows[4]["sentence_sibling"] == "She was glad with the result."
+    with pytest.warns(UserWarning, match="identical"):
+        _, again = load_data("paraphrase", str(folder), progress=False)
+    assert list(again["default"]["test"]) == rows
+    model = load_model(str(tiny_models["bert"]), device="cpu", batch_size=4)
+    scorer = ParaphraseScorer(layer=1)
+    records = scorer.score(model, rows)
+    assert not records[4]["hit"] and records[4]["f1_word"] == pytest.approx(records[4]["f1_sibling"])  # a tie is a miss
+    m = scorer.summarize(records)
+    assert (m["rare"]["total"], m["common"]["total"]) == (3, 3) and m["common"]["misses"] >= 1 and "chi2" in m
+    (folder / "extra.txt").write_text("a b\n")
+    (tmp_path / "one.txt").write_text(RARE)
+    with pytest.raises(DataFormatError, match="one file per set"):
+        load_data("paraphrase", f"{tmp_path / 'one.txt'},{folder / 'rare.txt'},{folder / 'common.txt'}", progress=False)
 
 
 def test_bertscore_matches_the_bert_score_library(tiny_models):

@@ -51,6 +51,20 @@ def test_bins_are_scaled_rates_of_train_counts(corpora):
     assert len(types["dog"]["neighbours"]) > 0 and "dog" not in types["dog"]["neighbours"]
 
 
+def test_punctuation_takes_train_rates_and_signature_names_both_corpora(corpora):
+    data = _build(corpora, frequencies="wordfreq")
+    row = list(data["default"]["test"])[0]
+    total = sum(len(line.split()) for line in TRAIN)
+    dots = sum(line.split().count(".") for line in TRAIN)
+    assert row["words"][-1] == "." and row["rates"][-1] == pytest.approx(dots * 1e9 / total)  # wordfreq has no "."
+    tags = [s.tag for s in WordPredBuilder().sources(parse_overrides(Config, corpora))]
+    from wordbench.builders.sources.corpora import corpus_info
+
+    # Local corpora are keyed by their bytes (an edit in place is a new version).
+    assert tags[:2] == [f"train-corpus:{corpus_info(corpora['train']).version}", f"test-corpus:{corpus_info(corpora['test']).version}"]
+    assert tags[0].startswith("train-corpus:train.txt-sha256-") and tags[1].startswith("test-corpus:test.txt-sha256-")
+
+
 def test_build_is_deterministic(corpora, tmp_path):
     a = build("wordpred", corpora, out=tmp_path / "a", progress=False)[0]
     b = build("wordpred", corpora, out=tmp_path / "b", progress=False)[0]
@@ -92,15 +106,17 @@ def causal(tiny_models):
     return {name: load_model(str(tiny_models[name]), device="cpu", batch_size=2) for name in ("gpt2", "llama")}
 
 
+@pytest.mark.parametrize("faithful", [False, True])
 @pytest.mark.parametrize("name", ["gpt2", "llama"])
-def test_kv_cache_search_equals_published_algorithm(causal, name):
+def test_kv_cache_search_equals_published_algorithm(causal, name, faithful):
     model = causal[name]
-    ours = model.predict_words(LINES, EVENTS)
-    naive = predict_words_naive(model, LINES, EVENTS)
+    ours = model.predict_words(LINES, EVENTS, faithful=faithful)
+    naive = predict_words_naive(model, LINES, EVENTS, faithful=faithful)
     for a, b in zip(ours, naive):
         assert (a.greedy, a.hit1, a.hit10, a.greedy_tokens) == (b.greedy, b.hit1, b.hit10, b.greedy_tokens)
         assert a.word_lp == pytest.approx(b.word_lp, abs=1e-4)
         assert a.greedy_lp == pytest.approx(b.greedy_lp, abs=1e-4)
+        assert (a.path_lp is None) == (b.path_lp is None) and (a.path_lp is None or a.path_lp == pytest.approx(b.path_lp, abs=1e-4))
     # A random tiny model leaves the line often: the off-line (KV cache) path was exercised.
     assert any(not a.hit1 and a.greedy_tokens > 1 for a in ours)
 
@@ -174,9 +190,24 @@ def test_metrics_by_hand():
     assert m["bins"]["mid"] == {"events": 2, "token_top1": 50.0, "token_top10": 50.0, "types": 1, "type_top1": 100.0, "type_top10": 100.0}
     assert m["soft"]["3"]["top1"] == 60.0 and m["soft"]["25"]["top1"] == 60.0 and m["soft"]["50"]["top1"] == 80.0
     assert m["soft"]["3"]["T1"] == 100.0
+
+
+def test_seed_metrics_by_hand():
+    """--faithful: spin_evaluate.py + aggregate.py on hand-made records, expected numbers written out."""
+    records = [
+        {**_record(["dog", "cat", "dog", "the", ",", "pup"], ["mid", "low", "mid", "high", "", ""], [1, 0, 0, 1, 1, 0], [1, 1, 0, 1, 1, 1],
+                   [-1.0] * 6, greedy_lp=[-0.2, -9, -9, -0.4, -0.1, -9]), "path_lp": [-0.3, -3.5, None, -0.5, -0.1, -6.0]},
+    ]
     seed = WordPredScorer(faithful=True).summarize(records)
-    assert seed["ppx"] == pytest.approx((0.2 + 100 + 100 + 0.4 + 100) / 5, abs=1e-3)
-    assert seed["T1"] == 100.0  # 2 covered types over the 2 high+mid types (the seed's denominator)
+    # ppx: dog top-1 0.2 | cat top-10 only 3.5 | dog both miss 100 | the top-1 0.4 | "," top-1 0.1 | pup top-10 only 6.0
+    assert seed["ppx"] == pytest.approx((0.2 + 3.5 + 100 + 0.4 + 0.1 + 6.0) / 6, abs=1e-3)  # 18.367
+    assert seed["top1"] == pytest.approx(100 * 2 / 6, abs=0.01)  # dog, the: "," is a hit in no bin
+    assert seed["top10"] == pytest.approx(100 * 3 / 6, abs=0.01)  # dog, cat, the: pup is in no bin
+    assert seed["T1"] == 100.0  # dog, the over the 2 high+mid types
+    assert seed["T10"] == 150.0  # dog, cat, the over the same 2 types: the seed's T can pass 100
+    ours = WordPredScorer().summarize(records)
+    assert (ours["top1"], ours["top10"]) == (50.0, pytest.approx(100 * 5 / 6, abs=0.01))
+    assert ours["T10"] == 100.0 and ours["ppx"] == pytest.approx(math.e, abs=1e-3)
 
 
 def test_score_cli_end_to_end(corpora, tiny_models, tmp_path):
@@ -209,3 +240,24 @@ def test_score_cli_end_to_end(corpora, tiny_models, tmp_path):
     assert (tmp_path / "cmp" / "soft_match.png").exists()
     bad = runner.invoke(cli, args + ["--option", "nonsense=1"])
     assert bad.exit_code != 0 and "no scoring option nonsense" in bad.output
+
+
+def test_finetune_one_pass_before_scoring(tiny_models, tmp_path):
+    from wordbench.scorers.finetune import finetune_causal
+
+    model = load_model(str(tiny_models["gpt2"]), device="cpu", batch_size=2)
+    ids = torch.tensor([model.encode(TRAIN[0]).ids])
+
+    def loss():
+        with torch.inference_mode():
+            return float(model.model(input_ids=ids, labels=ids).loss)
+
+    before = loss()
+    finetune_causal(model, TRAIN[:32], epochs=1, learning_rate=1e-3)
+    assert loss() < before  # one pass over lines that repeat TRAIN[0]'s words
+    (tmp_path / "train.txt").write_text("\n".join(TRAIN[:8]) + "\n")
+    scorer = WordPredScorer(finetune=str(tmp_path / "train.txt"))
+    assert scorer.settings["finetune"] == str(tmp_path / "train.txt")  # the run signature names the corpus
+    weights = {k: v.clone() for k, v in model.model.state_dict().items()}
+    scorer.score(model, [{"id": "a", "words": LINES[0], "bins": [""] * len(LINES[0])}])
+    assert scorer.finetuned and any(not torch.equal(weights[k], v) for k, v in model.model.state_dict().items())

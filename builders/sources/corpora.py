@@ -88,13 +88,13 @@ def _hf_lines(spec: str, text_column: str) -> Iterator[str]:
 
 GENSIM_WIKI = "gensim-wiki"
 _WIKI_FILE = "enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(]?[A-Z])")
 _SKIP_LINE = tuple("=*#|{}!:;<")
 
 
 def gensim_wiki_info() -> SourceInfo:
-    return SourceInfo("corpus", "English Wikipedia sample shipped in gensim's test data (wiki markup removed, one "
-                      "Moses-tokenized sentence per line)", f"gensim-wiki-{pkg_version('gensim')}", _WIKI_FILE)
+    return SourceInfo("corpus", "English Wikipedia sample shipped in gensim's test data (wiki markup removed, sentences "
+                      "split by pysbd, one Moses-tokenized sentence per line)",
+                      f"gensim-wiki-{pkg_version('gensim')}+pysbd-{pkg_version('pysbd')}", _WIKI_FILE)
 
 
 def corpus_info(spec: str, text_column: str = "text", role: str = "") -> SourceInfo:
@@ -109,11 +109,19 @@ def corpus_info(spec: str, text_column: str = "text", role: str = "") -> SourceI
     return SourceInfo("corpus", prefix + spec, spec, f"text column '{text_column}'")
 
 
+def sentence_splitter():
+    """pysbd's English segmenter (abbreviation-aware rules), text kept as it is."""
+    import pysbd
+
+    return pysbd.Segmenter(language="en", clean=False)
+
+
 def gensim_wiki_documents() -> list[list[str]]:
     """Articles of the shortened Wikipedia dump in gensim's test data, as lists of tokenized sentences.
 
     Markup is removed with gensim's own ``filter_wiki``; headings, lists and tables are dropped;
-    sentences are split at . ! ? before a capital and tokenized WikiText-style (Moses, no escaping).
+    sentences are split by pysbd's rule-based segmenter (no cut after "Mr." or "U.S.") and tokenized
+    WikiText-style (Moses, no escaping).
     The result is cached as jsonl under the wordbench cache.
     """
     cached = cache_dir("corpora") / f"{gensim_wiki_info().version}.jsonl"
@@ -131,6 +139,7 @@ def gensim_wiki_documents() -> list[list[str]]:
     from sacremoses import MosesTokenizer
 
     moses = MosesTokenizer(lang="en")
+    segmenter = sentence_splitter()
     docs = []
     with bz2.BZ2File(dump) as raw:
         for _title, text, _pageid in extract_pages(raw):
@@ -139,7 +148,7 @@ def gensim_wiki_documents() -> list[list[str]]:
                 para = " ".join(para.split())
                 if not para or para.startswith(_SKIP_LINE) or para.upper().startswith("#REDIRECT"):
                     continue
-                for sent in _SENTENCE_END.split(para):
+                for sent in segmenter.segment(para):
                     tokens = moses.tokenize(sent, escape=False, return_str=True)
                     if len(tokens.split()) >= 3:
                         sentences.append(tokens)
@@ -162,7 +171,8 @@ _GLOSS_EXAMPLE = re.compile(r'"([^"]+)"')
 def offline_english_info() -> SourceInfo:
     return SourceInfo("corpus", "offline English text: gensim's Wikipedia sample + WordNet 3.0 glosses and example sentences "
                       "+ gensim's Lee news corpus + the English example sentences of the Ding dictionary (trans-de-en); "
-                      "one Moses-tokenized sentence per line", f"offline-en-1-gensim-{pkg_version('gensim')}")
+                      "one Moses-tokenized sentence per line (sentences split by pysbd)",
+                      f"offline-en-2-gensim-{pkg_version('gensim')}+pysbd-{pkg_version('pysbd')}")
 
 
 def offline_english_lines() -> list[str]:
@@ -201,7 +211,8 @@ def offline_english_parts() -> list[tuple[str, list[str]]]:
         import gensim
 
         lee = Path(gensim.__file__).parent / "test" / "test_data" / "lee_background.cor"
-        parts.append(("gensim-lee", tok(s for doc in lee.read_text(encoding="utf-8").splitlines() for s in _SENTENCE_END.split(doc))))
+        split = sentence_splitter().segment
+        parts.append(("gensim-lee", tok(s for doc in lee.read_text(encoding="utf-8").splitlines() for s in split(doc))))
     except (ImportError, OSError):
         pass
     try:

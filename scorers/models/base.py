@@ -254,10 +254,11 @@ class ScoringModel:
             raise ModelError(f"{self.info.name}: its tokenizer marks no word starts (no Ġ/▁ prefixes, no ## pieces), so whole words cannot be decoded")
         return vocab
 
-    def predict_words(self, lines: Sequence[Sequence[str]], events: Sequence[tuple[int, int]], search: bool = True) -> list[WordPrediction]:
+    def predict_words(self, lines: Sequence[Sequence[str]], events: Sequence[tuple[int, int]], search: bool = True,
+                      faithful: bool = False) -> list[WordPrediction]:
         """Whole-word predictions of ``lines[l][i]`` from ``lines[l][:i]`` for each event ``(l, i)``, i >= 1.
 
-        Lines go through the model in length-sorted batches; see ``wholeword.predict_words``.
+        Lines go through the model in length-sorted batches; see ``wholeword.predict_words`` (``faithful``: the seed's search).
         """
         vocab = self._check_word_markers()
         by_line: dict[int, list[int]] = {}
@@ -271,7 +272,7 @@ class ScoringModel:
         def run(batch):
             steps = self._word_steps([lines[l] for l in batch])
             local = [(b, events[e][1], lines[l][events[e][1]]) for b, l in enumerate(batch) for e in by_line[l]]
-            preds = iter(wholeword.predict_words(steps, decode, vocab, local, search))
+            preds = iter(wholeword.predict_words(steps, decode, vocab, local, search, faithful))
             return [[next(preds) for _ in by_line[l]] for l in batch]
 
         per_line = self.batched(order, [sum(len(w) for w in lines[l]) for l in order], run, "whole words")
