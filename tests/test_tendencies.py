@@ -46,11 +46,27 @@ def test_builder_splits_documents_and_preprocesses_as_the_paper(reference, corpu
     import datasets
 
     data = datasets.load_dataset(str(reference))
-    assert len(data["test"]) == 20 and len(data["train"]) == 20
-    assert not set(data["test"]["text"]) & set(data["train"]["text"])
+    lines = [line for line in corpus.read_text().splitlines() if line.strip()]
+    # the paper's unit: one line per sample, split by line
+    assert len(data["test"]) + len(data["train"]) == len(lines) and len(data["test"]) == round(len(lines) / 2)
+    assert set(data["test"]["text"]) | set(data["train"]["text"]) == {" ".join(Normalizer()(line)) for line in lines}
     for row in data["test"]:
         assert row["text"] == row["text"].lower() and row["length"] == len(row["text"].split())
     assert Normalizer()("Don't stop, Mr. Smith!") == ["don", "'t", "stop", ",", "mr.", "smith", "!"]
+    docs = datasets.load_dataset(str(build("tendencies", [f"corpus={corpus}", "test_fraction=0.5", "unit=document",
+                                                          "max_documents=5"], out=tmp_path / "c", progress=False)[0]))
+    assert len(docs["test"]) == 5 and len(docs["train"]) == 20
+
+
+def test_xlm_preprocessing_of_accented_text():
+    # XLM (Conneau & Lample 2019): Moses punctuation normalization and tokens, lower-case, NFD with combining marks removed
+    text = "Café «Naïve» Ångström—Œuvre, São Paulo’s 1,000 señores…"
+    assert Normalizer()(text) == ["cafe", '"', "naive", '"', "angstrom", "-", "œuvre", ",", "sao", "paulo", "'s", "1,000", "senores", "..."]
+    assert Normalizer(accents=False)("Café Ångström") == ["café", "ångström"]
+    assert Normalizer(lowercase=False)("Éclair") == ["Eclair"]
+    from wordbench.builders.tendencies import strip_accents
+
+    assert strip_accents("e\u0301") == strip_accents("\u00e9") == "e"  # decomposed and precomposed alike
 
 
 def test_builder_errors(corpus, tmp_path):
