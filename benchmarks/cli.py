@@ -141,9 +141,10 @@ def score(name, model_name, family, device, dtype, batch_size, revision, trust_r
     """Score a model on benchmark NAME; a rerun resumes an interrupted run.
 
     \b
-    tendencies options (--option KEY=VALUE): strategies=ancestral,nucleus,beam,greedy  n=1000 (samples per
-    strategy)  max_new_tokens=512  top_p=0.95  beams=5  seed=0  prompts=FILE  unfinished=keep|drop
-    n_resamples=999  baseline_draws=10  bigrams=true  backend=hf|vllm
+    tendencies options (--option KEY=VALUE): strategies=ancestral,nucleus,beam[,greedy]  n=1000 (samples per
+    strategy; --limit caps it)  max_new_tokens=N (default: the longest reference line)  stop_at_newline=true
+    top_p=0.95  beams=5  seed=0  prompts=FILE  baseline=trigram (no --model)  perplexity=true
+    unfinished=keep|drop  n_resamples=999  baseline_draws=10  bigrams=true  backend=hf|vllm
 
     \b
     minpairs options: reduce=mean|sum  strict=false (LingEval97: ties are errors)  discrepancy=true
@@ -158,8 +159,8 @@ def score(name, model_name, family, device, dtype, batch_size, revision, trust_r
     if samples:
         opts["samples"] = samples
     get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
-    if (model_name is None) == (not samples):
-        raise click.UsageError("give --model, or (tendencies) --samples FILE, not both")
+    if (model_name is None) == (not samples and not opts.get("baseline")):
+        raise click.UsageError("give --model, or (tendencies) --samples FILE or --option baseline=trigram, not both")
     model = None if model_name is None else _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle)
     run = do_score(name, model, data, split, limit, out, data_config, **opts)
     click.echo((run.path / "report.md").read_text())

@@ -65,6 +65,7 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
 
     bench = get(name)
     scorer = bench.scorer(**{**options, **({"faithful": True} if faithful else {})})
+    scorer.limit = limit  # a scorer that generates its items (tendencies) caps them by it too
     info = scorer.run_info(model)
     data_sig, dataset = load_data(name, data, progress=progress, faithful=scorer.faithful)
     scorer.prepare(dataset)
