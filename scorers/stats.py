@@ -132,6 +132,11 @@ def _method(n_resamples: int, n_distinct: float) -> str:
     return "exact" if n_distinct <= n_resamples else f"monte-carlo ({n_resamples})"
 
 
+def _batch(values: int, cells: float = 2e7) -> int:
+    """Permutations per vectorized batch so that a batch holds at most ``cells`` values (bounded memory)."""
+    return int(max(1, cells // max(values, 1)))
+
+
 def mean_difference_test(a, b, n_resamples: int = 9999, seed: int = 0, alternative: str = "two-sided") -> TestResult:
     """Two-sample permutation test of mean(a) - mean(b) (``alternative``: two-sided, greater or less)."""
     from math import comb
@@ -140,7 +145,8 @@ def mean_difference_test(a, b, n_resamples: int = 9999, seed: int = 0, alternati
     if a.size < 1 or b.size < 1:
         raise ValueError("a two-sample test needs at least one value per sample")
     res = stats.permutation_test((a, b), lambda x, y, axis: x.mean(axis) - y.mean(axis), vectorized=True,
-                                 n_resamples=n_resamples, rng=np.random.default_rng(seed), alternative=alternative)
+                                 n_resamples=n_resamples, rng=np.random.default_rng(seed), alternative=alternative,
+                                 batch=_batch(a.size + b.size))
     return TestResult(float(res.statistic), float(res.pvalue), _method(n_resamples, comb(a.size + b.size, a.size)))
 
 
@@ -150,7 +156,7 @@ def one_sample_test(x, n_resamples: int = 9999, seed: int = 0) -> TestResult:
     if x.size < 1:
         raise ValueError("a one-sample test needs at least one value")
     res = stats.permutation_test((x,), lambda v, axis: v.mean(axis), permutation_type="samples", vectorized=True,
-                                 n_resamples=n_resamples, rng=np.random.default_rng(seed))
+                                 n_resamples=n_resamples, rng=np.random.default_rng(seed), batch=_batch(x.size))
     return TestResult(float(res.statistic), float(res.pvalue), _method(n_resamples, 2.0 ** x.size))
 
 
@@ -200,14 +206,28 @@ def unigram_test(docs_a: Sequence[Sequence[str]], docs_b: Sequence[Sequence[str]
 
 def sample_unigram_test(a: "Sample", b: "Sample", statistic: str = "tvd", n_resamples: int = 999, seed: int = 0) -> TestResult:
     """``unigram_test`` of two ``Sample``s, the count matrix built from their codes (no token lists)."""
-    index = dict(a.vocab)
-    b_to_a = np.array([index.setdefault(w, len(index)) for w in b.vocab], dtype=np.int64)
+    index, b_to_a = _union_vocab(a, b)
     rows = np.concatenate([a.doc_of, b.doc_of + len(a.lengths)])
     cols = np.concatenate([a.codes.astype(np.int64), b_to_a[b.codes]])
     matrix = sparse.csr_matrix((np.ones(rows.size, dtype=np.float64), (rows, cols)),
                                shape=(len(a.lengths) + len(b.lengths), len(index)))
     matrix.sum_duplicates()
     return _unigram_permutation(matrix, len(a.lengths), statistic, n_resamples, seed)
+
+
+def _union_vocab(a: "Sample", b: "Sample") -> tuple[dict[str, int], np.ndarray]:
+    """The union vocabulary (a's ids first) and the id in it of each of b's word ids."""
+    index = dict(a.vocab)
+    return index, np.array([index.setdefault(w, len(index)) for w in b.vocab], dtype=np.int64)
+
+
+def sample_tvd(a: "Sample", b: "Sample") -> float:
+    """``tvd`` of two samples' unigram distributions, on their count arrays (order-independent, vectorized)."""
+    index, b_to_a = _union_vocab(a, b)
+    p, q = np.zeros(len(index)), np.zeros(len(index))
+    p[: len(a.vocab)] = a.counts
+    np.add.at(q, b_to_a, b.counts)
+    return float(0.5 * np.abs(p / p.sum() - q / q.sum()).sum())
 
 
 def _unigram_permutation(matrix: sparse.csr_matrix, n_a: int, statistic: str, n_resamples: int, seed: int) -> TestResult:
@@ -218,7 +238,7 @@ def _unigram_permutation(matrix: sparse.csr_matrix, n_a: int, statistic: str, n_
         raise ValueError("a unigram test needs tokens in both samples")
     total = np.asarray(matrix.sum(0))
     # permutations per batch: the dense batch x vocabulary counts stay under ~2e7 cells
-    batch_size = int(max(1, min(100, 2e7 // max(matrix.shape[1], 1))))
+    batch_size = min(100, _batch(matrix.shape[1]))
 
     def batched(idx_a, idx_b, axis):
         single = np.ndim(idx_a) == 1
@@ -480,7 +500,7 @@ def compare(sample: Sample, reference: Sample, tests: bool = True, n_resamples: 
             for key in HEAPS_NHPP:  # the table's value: the mean over the lengths of Figure 4
                 out[key] = float(np.mean(curves[key])) if curves[key] else float("nan")
             out["heaps_nhpp"] = curves
-    out["tvd"] = tvd(_count_dict(sample), _count_dict(reference))
+    out["tvd"] = sample_tvd(sample, reference)
     if tests:
         out["rank_ks_p"] = sample_unigram_test(sample, reference, "rank_ks", n_resamples, seed).pvalue
         out["tvd_p"] = sample_unigram_test(sample, reference, "tvd", n_resamples, seed).pvalue
@@ -496,11 +516,6 @@ def compare(sample: Sample, reference: Sample, tests: bool = True, n_resamples: 
             out[f"{name}_ks_p"] = ks.pvalue
             out[f"{name}_diff_p"] = mean_difference_test(values, ref_values[name], n_resamples, seed).pvalue
     return out
-
-
-def _count_dict(sample: Sample) -> dict[str, int]:
-    words = list(sample.vocab)
-    return {words[i]: int(c) for i, c in enumerate(sample.counts) if c}
 
 
 def null_rejection_rates(documents: Sequence[Sequence[str]], size: int, repeats: int = 100, alpha: float = 0.05,

@@ -99,3 +99,8 @@ def test_sample_streams_texts_in_chunks():
     assert chunked.docs == [t.split() for t in texts] and chunked.codes.dtype == np.int32
     a, b = stats.Sample([["x", "y"], ["x"]]), stats.Sample([["y", "y"], ["z"]])
     assert stats.sample_unigram_test(a, b, "tvd").pvalue == stats.unigram_test(a.docs, b.docs, "tvd").pvalue
+
+
+def test_sample_tvd_equals_the_dict_tvd():
+    a, b = stats.Sample([["x", "y", "x"], ["z"]]), stats.Sample([["y", "y"], ["w", "x"]])
+    assert stats.sample_tvd(a, b) == pytest.approx(stats.tvd({"x": 2, "y": 1, "z": 1}, {"y": 2, "w": 1, "x": 1}))
