@@ -166,14 +166,16 @@ def figures(summaries: list[dict], folder: Path) -> list[str]:
 
 def _caption(fig, text: str) -> None:
     """What the figure shows, under it."""
-    fig.text(0.01, 0.005, text, fontsize=6.5, wrap=True, ha="left", va="bottom")
-    fig.subplots_adjust(bottom=0.2)
+    import textwrap
+
+    # a figure-level x label: tight_layout (plots.save) keeps room for it under the axes
+    fig.supxlabel(textwrap.fill(text, int(fig.get_figwidth() * 19)), fontsize=6.5, ha="left", x=0.01)
 
 
 def _figure2(plt, summaries: list[dict], ref: dict, folder: Path) -> str:
     """Figure 2: vocabulary statistics of each sample (word types, and the share of them the reference also has)."""
     rows = [(label, r) for label, r, _ in _rows(summaries)]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 0.9 + 0.35 * max(len(rows), 3)))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 1.6 + 0.35 * max(len(rows), 3)))
     labels = [label for label, _ in rows]
     y = np.arange(len(rows))
     axes[0].barh(y, [r["types"] for _, r in rows], color="C0")
