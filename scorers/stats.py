@@ -207,11 +207,12 @@ def unigram_test(docs_a: Sequence[Sequence[str]], docs_b: Sequence[Sequence[str]
 def sample_unigram_test(a: "Sample", b: "Sample", statistic: str = "tvd", n_resamples: int = 999, seed: int = 0) -> TestResult:
     """``unigram_test`` of two ``Sample``s, the count matrix built from their codes (no token lists)."""
     index, b_to_a = _union_vocab(a, b)
-    rows = np.concatenate([a.doc_of, b.doc_of + len(a.lengths)])
-    cols = np.concatenate([a.codes.astype(np.int64), b_to_a[b.codes]])
-    matrix = sparse.csr_matrix((np.ones(rows.size, dtype=np.float64), (rows, cols)),
+    # tokens are stored document by document, so the CSR row pointers are the cumulative lengths
+    indptr = np.concatenate([[0], np.cumsum(np.concatenate([a.lengths, b.lengths]))])
+    indices = np.concatenate([a.codes, b_to_a.astype(np.int32)[b.codes]])
+    matrix = sparse.csr_matrix((np.ones(indices.size, dtype=np.float32), indices, indptr),
                                shape=(len(a.lengths) + len(b.lengths), len(index)))
-    matrix.sum_duplicates()
+    matrix.sum_duplicates()  # float32 counts are exact up to 2^24 per cell
     return _unigram_permutation(matrix, len(a.lengths), statistic, n_resamples, seed)
 
 
@@ -236,17 +237,17 @@ def _unigram_permutation(matrix: sparse.csr_matrix, n_a: int, statistic: str, n_
     distance = UNIGRAM_STATISTICS[statistic]
     if matrix.nnz == 0 or min(matrix[:n_a].nnz, matrix[n_a:].nnz) == 0:
         raise ValueError("a unigram test needs tokens in both samples")
-    total = np.asarray(matrix.sum(0))
-    # permutations per batch: the dense batch x vocabulary counts stay under ~2e7 cells
-    batch_size = min(100, _batch(matrix.shape[1]))
+    total = np.asarray(matrix.sum(0, dtype=np.float64))
+    # permutations per batch: the dense batch x vocabulary counts and the batch's picks stay under ~2e7 cells
+    batch_size = min(100, _batch(matrix.shape[1]), _batch(n_a))
 
     def batched(idx_a, idx_b, axis):
         single = np.ndim(idx_a) == 1
         idx_a = np.atleast_2d(idx_a).astype(int)
         batch, n = idx_a.shape[0], matrix.shape[0]
-        rows = np.repeat(np.arange(batch), idx_a.shape[1])
-        pick = sparse.csr_matrix((np.ones(rows.size), (rows, idx_a.ravel())), shape=(batch, n))
-        counts_a = (pick @ matrix).toarray()
+        indptr = np.arange(0, batch * idx_a.shape[1] + 1, idx_a.shape[1])
+        pick = sparse.csr_matrix((np.ones(idx_a.size, dtype=np.float32), idx_a.ravel(), indptr), shape=(batch, n))
+        counts_a = (pick @ matrix).toarray().astype(np.float64)
         result = distance(counts_a, total - counts_a)
         return result[0] if single else result
 
