@@ -8,14 +8,16 @@
    permutation tests, length / stopword / symbol KS and mean-difference tests) for a synthetic samples
    file of ``--scale`` lines (default 10^6; Zipfian words, log-normal lengths of mean ~57 tokens as the
    paper's test lines) against a reference file of as many lines. Each side is read as a stream
-   (``Sample.from_texts``, int32 codes built in chunks) in a fresh process whose peak RSS is recorded;
-   the baseline process reads the same files into lists of token lists first (as the scorer did before),
-   so the difference in peak memory is what streaming saves; both give the same statistics.
+   (``Sample.from_texts``, int32 codes built in chunks) in a fresh process whose peak RSS is recorded.
+   On the first ``--baseline-scale`` lines, the baseline process reads the files into lists of token
+   lists first (as the scorer did before): the difference in peak memory is what streaming saves, and
+   both must give the same statistics.
 3. Calibration: the share of p < 0.05 over repeated pairs of disjoint human samples (nominal 0.05).
 
 Documents of parts 1 and 3 are Moses-tokenized sentences of the offline Wikipedia sample (gensim test data).
 
-    python perf/tendencies.py [--docs 1000] [--resamples 999] [--scale 1000000] [--scale-resamples 99] [--repeats 200]
+    python perf/tendencies.py [--docs 1000] [--resamples 999] [--scale 1000000] [--baseline-scale 100000]
+                              [--scale-resamples 99] [--repeats 200] [--only-scale]
 """
 
 from __future__ import annotations
@@ -93,24 +95,32 @@ def _measure(sample_file: str, reference_file: str, resamples: int, lists: bool)
                       "documents": int(sample.lengths.size), "tokens": int(sample.lengths.sum()), "result": keep}))
 
 
-def scale(lines: int, resamples: int) -> dict:
+def _run_measure(a: Path, b: Path, resamples: int, lists: bool) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--_measure", str(a), str(b), str(resamples), str(int(lists))],
+                         check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def scale(lines: int, baseline_lines: int, resamples: int) -> dict:
+    """Every statistic streamed over ``lines`` synthetic lines per side; streamed vs token lists on the first ``baseline_lines``."""
     with tempfile.TemporaryDirectory() as tmp:
         a, b = Path(tmp) / "samples.txt", Path(tmp) / "reference.txt"
         start = time.perf_counter()
         tokens = synthetic_lines(a, lines, seed=1), synthetic_lines(b, lines, seed=2)
         write_s = time.perf_counter() - start
-        runs = {}
-        for name, lists in (("streamed", False), ("token_lists", True)):
-            out = subprocess.run([sys.executable, __file__, "--_measure", str(a), str(b), str(resamples), str(int(lists))],
-                                 check=True, capture_output=True, text=True)
-            runs[name] = json.loads(out.stdout.strip().splitlines()[-1])
-    same = json.dumps(runs["streamed"]["result"]) == json.dumps(runs["token_lists"]["result"])  # NaN != NaN as floats
+        streamed = _run_measure(a, b, resamples, False)
+        small_a, small_b = Path(tmp) / "samples-small.txt", Path(tmp) / "reference-small.txt"
+        for big, small in ((a, small_a), (b, small_b)):
+            with open(big) as f, open(small, "w") as g:
+                g.writelines(line for _, line in zip(range(baseline_lines), f))
+        pair = {name: _run_measure(small_a, small_b, resamples, lists) for name, lists in (("streamed", False), ("token_lists", True))}
+    same = json.dumps(pair["streamed"].pop("result")) == json.dumps(pair["token_lists"].pop("result"))  # NaN != NaN as floats
     assert same, "streamed and list-based statistics differ"
-    result = runs["streamed"].pop("result")
-    runs["token_lists"].pop("result")
+    result = streamed.pop("result")
     return {"lines_per_side": lines, "tokens": {"samples": tokens[0], "reference": tokens[1]}, "synthetic_write_s": round(write_s, 1),
-            "n_resamples": resamples, "streamed": runs["streamed"], "token_lists_baseline": runs["token_lists"],
-            "identical_statistics": same, "peak_rss_ratio": round(runs["token_lists"]["peak_rss_mb"] / runs["streamed"]["peak_rss_mb"], 2),
+            "n_resamples": resamples, "streamed": streamed,
+            "baseline": {"lines_per_side": baseline_lines, **pair, "identical_statistics": same,
+                         "peak_rss_ratio": round(pair["token_lists"]["peak_rss_mb"] / pair["streamed"]["peak_rss_mb"], 2)},
             "statistics": {k: round(v, 4) for k, v in result.items() if k in ("zipf_alpha", "heaps_beta", "heaps_ks_nhpp_model",
                                                                              "heaps_ks_nhpp_ref", "heaps_ks_empirical", "tvd", "tvd_p", "rank_ks_p", "length_ks")}}
 
@@ -123,9 +133,14 @@ def main():
     ap.add_argument("--docs", type=int, default=1000, help="documents per sample in the permutation-test comparison")
     ap.add_argument("--resamples", type=int, default=999)
     ap.add_argument("--scale", type=int, default=1_000_000, help="synthetic lines per side in part 2")
+    ap.add_argument("--baseline-scale", type=int, default=100_000, help="lines per side of the streamed vs token-lists comparison")
     ap.add_argument("--scale-resamples", type=int, default=99, help="permutations per test in part 2")
+    ap.add_argument("--only-scale", action="store_true", help="part 2 alone, written to perf/results/tendencies-scale.json")
     ap.add_argument("--repeats", type=int, default=200, help="pairs of human samples in the calibration")
     args = ap.parse_args()
+    if args.only_scale:
+        write_result("tendencies-scale", None, {"machine": machine(), "all_statistics_at_scale": scale(args.scale, args.baseline_scale, args.scale_resamples)})
+        return
 
     normalize = Normalizer()
     sentences = [normalize(s) for doc in gensim_wiki_documents() for s in doc]
@@ -142,7 +157,7 @@ def main():
     slow_s = time.perf_counter() - start
     assert fast.pvalue == slow_p, (fast.pvalue, slow_p)
 
-    at_scale = scale(args.scale, args.scale_resamples)
+    at_scale = scale(args.scale, args.baseline_scale, args.scale_resamples)
 
     start = time.perf_counter()
     rates = stats.null_rejection_rates(sentences, size=200, repeats=args.repeats, n_resamples=199, seed=0)
