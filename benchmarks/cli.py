@@ -183,9 +183,10 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
     each rank scores a shard of the items; rank 0 merges the records and writes the summary.
 
     \b
-    tendencies options (--option KEY=VALUE): strategies=ancestral,nucleus,beam,greedy  n=1000 (samples per
-    strategy)  max_new_tokens=512  top_p=0.95  beams=5  seed=0  prompts=FILE  unfinished=keep|drop
-    n_resamples=999  baseline_draws=10  bigrams=true  backend=hf|vllm
+    tendencies options (--option KEY=VALUE): strategies=ancestral,nucleus,beam[,greedy]  n=1000 (samples per
+    strategy; --limit caps it)  max_new_tokens=N (default: the longest reference line)  stop_at_newline=true
+    top_p=0.95  beams=5  seed=0  prompts=FILE  baseline=trigram (no --model)  perplexity=true
+    unfinished=keep|drop  n_resamples=999  baseline_draws=10  bigrams=true  backend=hf|vllm
 
     \b
     minpairs options: reduce=mean|sum  strict=false (LingEval97: ties are errors)  discrepancy=true
@@ -203,8 +204,8 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
     if samples:
         opts["samples"] = samples
     get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
-    if bool(model_names) == bool(samples):
-        raise click.UsageError("give --model, or (tendencies) --samples FILE, not both")
+    if bool(model_names) == bool(samples or opts.get("baseline")):
+        raise click.UsageError("give --model, or (tendencies) --samples FILE or --option baseline=trigram, not both")
 
     def loader(model_name):
         def model(scorer):  # called by the runner once the data is resolved and checked

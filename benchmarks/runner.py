@@ -71,6 +71,7 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     w = distributed.world()
     distributed.init(w)
     scorer = bench.scorer(**{**options, **({"faithful": True} if faithful else {})})
+    scorer.limit = limit  # a scorer that generates its items (tendencies) caps them by it too
     if not w.main:
         distributed.barrier(w)  # rank 0 builds the default data first: one build, no race on the cache
     # ``data``: a folder, a file, HUB_ID@REV, None (the default build), or an already loaded (signature, data).

@@ -1,14 +1,17 @@
 """The human reference sample of Meister & Cotterell (2021), "Language Model Evaluation Beyond Perplexity".
 
-Documents of a corpus are split (seeded, by document) into a ``test`` split, the reference that model
+The paper's data: English Wikipedia preprocessed as XLM does (Conneau & Lample 2019: Moses punctuation
+normalization and tokens, lower-cased, accents removed), one line per sample, split into train /
+test by line. Lines of a corpus are split (seeded) into a ``test`` split, the reference that model
 samples are compared with, and a ``train`` split, from which equally sized human samples give the
-spread of each statistic between human texts. Text is preprocessed as in the paper: lower-cased,
-Moses-tokenized, whole words; a document's length is its number of whitespace tokens.
+spread of each statistic between human texts (and on which the trigram baseline is trained). A
+sample's length is its number of whitespace tokens.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
@@ -24,35 +27,54 @@ FEATURES = datasets.Features(
     {"id": datasets.Value("string"), "text": datasets.Value("string"), "length": datasets.Value("int64")}
 )
 _WIKITEXT_TITLE = re.compile(r"^ = [^=].* = $")
+# The paper's corpus online: English Wikipedia (an HF dump; append a split slice such as ``:train[:10%]``).
+PAPER_CORPUS = "hf:wikimedia/wikipedia:20231101.en:train"
 
 
 @dataclass
 class Config:
-    corpus: str = GENSIM_WIKI  # file, folder, hf:ID:CONFIG:SPLIT or gensim-wiki
-    test: str | None = None  # a separate reference corpus (e.g. WikiText-103 test); None = a seeded split of `corpus`
+    corpus: str = GENSIM_WIKI  # file, folder, hf:ID:CONFIG:SPLIT, gensim-wiki, or paper (English Wikipedia, PAPER_CORPUS)
+    test: str | None = None  # a separate reference corpus; None = a seeded split of `corpus`
     text_column: str = "text"
-    unit: str = "document"  # document (blank-line runs; gensim-wiki articles), article (WikiText " = Title = " headings), line
-    test_fraction: float = 0.1  # share of documents in the reference when `test` is None
-    lowercase: bool = True
-    min_words: int = 1  # shorter documents are dropped
-    max_documents: int | None = None  # a seeded sample of this many reference documents
+    unit: str = "line"  # line (the paper), document (blank-line runs; gensim-wiki articles), article (WikiText " = Title = " headings)
+    test_fraction: float = 0.1  # share of samples in the reference when `test` is None
+    lowercase: bool = True  # XLM: lower-case
+    strip_accents: bool = True  # XLM: NFD, combining marks (Mn) removed
+    normalize_punct: bool = True  # XLM: Moses replace-unicode-punctuation, normalize-punctuation, remove-non-printing-char
+    min_words: int = 1  # shorter samples are dropped
+    max_documents: int | None = None  # a seeded sample of this many reference samples (the paper: 1M)
+    max_train: int | None = None  # a seeded sample of this many train samples
     seed: int = 0
     faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
 
 
-class Normalizer:
-    """The paper's preprocessing: lower-case, Moses tokenization (no escaping); returns whitespace tokens."""
+def strip_accents(text: str) -> str:
+    """XLM's accent removal: NFD decomposition, combining marks (category Mn) dropped."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
 
-    def __init__(self, lowercase: bool = True, lang: str = "en"):
+
+class Normalizer:
+    """The paper's (XLM's) preprocessing: Moses punctuation normalization, Moses tokens (no escaping),
+    lower-case, accents stripped; returns whitespace tokens."""
+
+    def __init__(self, lowercase: bool = True, lang: str = "en", accents: bool = True, punct: bool = True):
         try:
-            from sacremoses import MosesTokenizer
+            from sacremoses import MosesPunctNormalizer, MosesTokenizer
         except ImportError as exc:
             raise SourceError("preprocessing needs sacremoses: pip install sacremoses") from exc
         self.moses = MosesTokenizer(lang=lang)
-        self.lowercase = lowercase
+        self.punct = MosesPunctNormalizer(lang=lang, pre_replace_unicode_punct=True, post_remove_control_chars=True) if punct else None
+        self.lowercase, self.accents = lowercase, accents
 
     def __call__(self, text: str) -> list[str]:
-        return self.moses.tokenize(text.lower() if self.lowercase else text, escape=False)
+        if self.punct is not None:
+            text = self.punct.normalize(text)
+        text = " ".join(self.moses.tokenize(text, escape=False))
+        if self.lowercase:
+            text = text.lower()
+        if self.accents:
+            text = strip_accents(text)
+        return text.split()
 
 
 def _documents(spec: str, text_column: str, unit: str) -> Iterator[list[str]]:
@@ -74,40 +96,42 @@ def _documents(spec: str, text_column: str, unit: str) -> Iterator[list[str]]:
 
 class TendenciesBuilder(Builder):
     name = "tendencies"
-    version = "1.0.0"
+    version = "2.0.0"
     Config = Config
 
     def sources(self, config: Config) -> list[SourceInfo]:
         from importlib.metadata import version
 
-        out = [corpus_info(config.corpus, config.text_column, "corpus")]
+        out = [corpus_info(PAPER_CORPUS if config.corpus == "paper" else config.corpus, config.text_column, "corpus")]
         if config.test is not None:
             out.append(corpus_info(config.test, config.text_column, "reference"))
-        out.append(SourceInfo("tok", "sacremoses Moses tokenizer (en, no escaping)", f"sacremoses-{version('sacremoses')}"))
+        steps = [name for name, on in (("Moses punctuation normalization", config.normalize_punct), ("Moses tokens (en, no escaping)", True),
+                                       ("lower-cased", config.lowercase), ("accents stripped (NFD, Mn removed)", config.strip_accents)) if on]
+        out.append(SourceInfo("tok", "XLM preprocessing: " + ", ".join(steps), f"sacremoses-{version('sacremoses')}"))
         return out
 
-    def _rows(self, docs: Iterable[list[str]], prefix: str, config: Config, normalize: Normalizer) -> list[dict]:
+    def _rows(self, docs: Iterable[tuple[int, list[str]]], prefix: str, config: Config, normalize: Normalizer, progress: bool) -> list[dict]:
+        from tqdm.auto import tqdm
+
         rows = []
-        for n, doc in enumerate(docs):
+        for n, doc in tqdm(docs, desc=f"tendencies {prefix}", disable=not progress):
             words = [w for line in doc for w in normalize(line)]
             if len(words) >= config.min_words:
-                rows.append({"id": f"{prefix}-{n:06d}", "text": " ".join(words), "length": len(words)})
+                rows.append({"id": f"{prefix}-{n:08d}", "text": " ".join(words), "length": len(words)})
         return rows
 
     def build(self, config: Config, progress: bool = False) -> dict[str, datasets.DatasetDict]:
         if config.unit not in UNITS:
             raise ConfigError(f"unit must be one of {', '.join(UNITS)}, not '{config.unit}'")
-        normalize = Normalizer(config.lowercase)
-        docs = list(_documents(config.corpus, config.text_column, config.unit))
+        normalize = Normalizer(config.lowercase, accents=config.strip_accents, punct=config.normalize_punct)
+        corpus = PAPER_CORPUS if config.corpus == "paper" else config.corpus
+        docs = list(_documents(corpus, config.text_column, config.unit))
         if config.test is None:
             train, test = split_documents(docs, config.test_fraction, config.seed)
         else:
             train, test = docs, list(_documents(config.test, config.text_column, config.unit))
-        test_rows = self._rows(test, "test", config, normalize)
-        train_rows = self._rows(train, "train", config, normalize)
-        if config.max_documents is not None and config.max_documents < len(test_rows):
-            keep = sorted(test_rows, key=lambda r: seeded_key(config.seed, r["id"]))[: config.max_documents]
-            test_rows = sorted(keep, key=lambda r: r["id"])
+        test_rows = self._rows(_cap(test, config.max_documents, config.seed), "test", config, normalize, progress)
+        train_rows = self._rows(_cap(train, config.max_train, config.seed), "train", config, normalize, progress)
         for split, rows in (("test", test_rows), ("train", train_rows)):
             if len(rows) < 2:
                 raise SourceError(f"the {split} split has {len(rows)} document(s) of {config.min_words}+ words; "
@@ -126,3 +150,12 @@ class TendenciesBuilder(Builder):
             lines.append(f"| {split} | {len(ds)} | {sum(lengths)} | {types} | {sum(lengths) / len(lengths):.1f} | "
                          f"{lengths[len(lengths) // 2]} |")
         return "\n".join(lines)
+
+
+def _cap(docs: list, limit: int | None, seed: int) -> list[tuple[int, list[str]]]:
+    """(index, document) of a seeded sample of ``limit`` documents, in corpus order (all when ``limit`` is None)."""
+    indexed = list(enumerate(docs))
+    if limit is None or limit >= len(indexed):
+        return indexed
+    keep = sorted(range(len(indexed)), key=lambda i: seeded_key(seed, f"doc{i}"))[:limit]
+    return [indexed[i] for i in sorted(keep)]

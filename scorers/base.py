@@ -18,6 +18,7 @@ class Scorer:
     chunk_size: ClassVar[int] = 64  # items scored between two appends to records.jsonl
     option_names: ClassVar[tuple[str, ...]] = ()  # keyword options the scorer accepts (``--option KEY=VALUE``)
     Options: ClassVar[type | None] = None  # a dataclass of the options with their defaults; sets ``option_names``
+    limit: int | None = None  # --limit, set by the runner before ``work_items``
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -11,7 +11,8 @@ import functools
 import re
 import warnings
 from dataclasses import dataclass
-from typing import Sequence
+from itertools import islice
+from typing import Iterable, Sequence
 
 import numpy as np
 from scipy import optimize, sparse, stats
@@ -131,6 +132,11 @@ def _method(n_resamples: int, n_distinct: float) -> str:
     return "exact" if n_distinct <= n_resamples else f"monte-carlo ({n_resamples})"
 
 
+def _batch(values: int, cells: float = 2e7) -> int:
+    """Permutations per vectorized batch so that a batch holds at most ``cells`` values (bounded memory)."""
+    return int(max(1, cells // max(values, 1)))
+
+
 def mean_difference_test(a, b, n_resamples: int = 9999, seed: int = 0, alternative: str = "two-sided") -> TestResult:
     """Two-sample permutation test of mean(a) - mean(b) (``alternative``: two-sided, greater or less)."""
     from math import comb
@@ -139,7 +145,8 @@ def mean_difference_test(a, b, n_resamples: int = 9999, seed: int = 0, alternati
     if a.size < 1 or b.size < 1:
         raise ValueError("a two-sample test needs at least one value per sample")
     res = stats.permutation_test((a, b), lambda x, y, axis: x.mean(axis) - y.mean(axis), vectorized=True,
-                                 n_resamples=n_resamples, rng=np.random.default_rng(seed), alternative=alternative)
+                                 n_resamples=n_resamples, rng=np.random.default_rng(seed), alternative=alternative,
+                                 batch=_batch(a.size + b.size))
     return TestResult(float(res.statistic), float(res.pvalue), _method(n_resamples, comb(a.size + b.size, a.size)))
 
 
@@ -149,7 +156,7 @@ def one_sample_test(x, n_resamples: int = 9999, seed: int = 0) -> TestResult:
     if x.size < 1:
         raise ValueError("a one-sample test needs at least one value")
     res = stats.permutation_test((x,), lambda v, axis: v.mean(axis), permutation_type="samples", vectorized=True,
-                                 n_resamples=n_resamples, rng=np.random.default_rng(seed))
+                                 n_resamples=n_resamples, rng=np.random.default_rng(seed), batch=_batch(x.size))
     return TestResult(float(res.statistic), float(res.pvalue), _method(n_resamples, 2.0 ** x.size))
 
 
@@ -188,33 +195,65 @@ def unigram_test(docs_a: Sequence[Sequence[str]], docs_b: Sequence[Sequence[str]
 
     ``statistic`` is ``tvd`` (total variation distance) or ``rank_ks`` (KS distance of the rank-frequency
     distributions). Documents are reassigned between the samples (sizes kept); p = share of
-    permutations with a distance at least the observed one. Each batch of 100 permutations is one
+    permutations with a distance at least the observed one. Each batch of permutations is one
     sparse matrix product.
     """
-    from math import comb
-
     if not docs_a or not docs_b:
         raise ValueError("a unigram test needs documents in both samples")
-    distance = UNIGRAM_STATISTICS[statistic]
     matrix, _ = unigram_matrix(list(docs_a) + list(docs_b))
-    if matrix.nnz == 0 or min(matrix[: len(docs_a)].nnz, matrix[len(docs_a):].nnz) == 0:
+    return _unigram_permutation(matrix, len(docs_a), statistic, n_resamples, seed)
+
+
+def sample_unigram_test(a: "Sample", b: "Sample", statistic: str = "tvd", n_resamples: int = 999, seed: int = 0) -> TestResult:
+    """``unigram_test`` of two ``Sample``s, the count matrix built from their codes (no token lists)."""
+    index, b_to_a = _union_vocab(a, b)
+    # tokens are stored document by document, so the CSR row pointers are the cumulative lengths
+    indptr = np.concatenate([[0], np.cumsum(np.concatenate([a.lengths, b.lengths]))])
+    indices = np.concatenate([a.codes, b_to_a.astype(np.int32)[b.codes]])
+    matrix = sparse.csr_matrix((np.ones(indices.size, dtype=np.float32), indices, indptr),
+                               shape=(len(a.lengths) + len(b.lengths), len(index)))
+    matrix.sum_duplicates()  # float32 counts are exact up to 2^24 per cell
+    return _unigram_permutation(matrix, len(a.lengths), statistic, n_resamples, seed)
+
+
+def _union_vocab(a: "Sample", b: "Sample") -> tuple[dict[str, int], np.ndarray]:
+    """The union vocabulary (a's ids first) and the id in it of each of b's word ids."""
+    index = dict(a.vocab)
+    return index, np.array([index.setdefault(w, len(index)) for w in b.vocab], dtype=np.int64)
+
+
+def sample_tvd(a: "Sample", b: "Sample") -> float:
+    """``tvd`` of two samples' unigram distributions, on their count arrays (order-independent, vectorized)."""
+    index, b_to_a = _union_vocab(a, b)
+    p, q = np.zeros(len(index)), np.zeros(len(index))
+    p[: len(a.vocab)] = a.counts
+    np.add.at(q, b_to_a, b.counts)
+    return float(0.5 * np.abs(p / p.sum() - q / q.sum()).sum())
+
+
+def _unigram_permutation(matrix: sparse.csr_matrix, n_a: int, statistic: str, n_resamples: int, seed: int) -> TestResult:
+    from math import comb
+
+    distance = UNIGRAM_STATISTICS[statistic]
+    if matrix.nnz == 0 or min(matrix[:n_a].nnz, matrix[n_a:].nnz) == 0:
         raise ValueError("a unigram test needs tokens in both samples")
-    n_a = len(docs_a)
-    total = np.asarray(matrix.sum(0))
+    total = np.asarray(matrix.sum(0, dtype=np.float64))
+    # permutations per batch: the dense batch x vocabulary counts and the batch's picks stay under ~2e7 cells
+    batch_size = min(100, _batch(matrix.shape[1]), _batch(n_a))
 
     def batched(idx_a, idx_b, axis):
         single = np.ndim(idx_a) == 1
         idx_a = np.atleast_2d(idx_a).astype(int)
         batch, n = idx_a.shape[0], matrix.shape[0]
-        rows = np.repeat(np.arange(batch), idx_a.shape[1])
-        pick = sparse.csr_matrix((np.ones(rows.size), (rows, idx_a.ravel())), shape=(batch, n))
-        counts_a = (pick @ matrix).toarray()
+        indptr = np.arange(0, batch * idx_a.shape[1] + 1, idx_a.shape[1])
+        pick = sparse.csr_matrix((np.ones(idx_a.size, dtype=np.float32), idx_a.ravel(), indptr), shape=(batch, n))
+        counts_a = (pick @ matrix).toarray().astype(np.float64)
         result = distance(counts_a, total - counts_a)
         return result[0] if single else result
 
     idx = np.arange(matrix.shape[0])
     res = stats.permutation_test((idx[:n_a], idx[n_a:]), batched, vectorized=True, n_resamples=n_resamples,
-                                 alternative="greater", rng=np.random.default_rng(seed), batch=100)
+                                 alternative="greater", rng=np.random.default_rng(seed), batch=batch_size)
     return TestResult(float(np.squeeze(res.statistic)), float(res.pvalue), _method(n_resamples, comb(idx.size, n_a)))
 
 
@@ -251,20 +290,41 @@ class Sample:
     """Documents (lists of whitespace tokens) with the per-document quantities the statistics read.
 
     Tokens are coded once into integer ids (``codes``, with ``doc_of`` giving each token's document),
-    so that type counts of prefixes, stopword and symbol shares are array operations.
+    so that type counts of prefixes, stopword and symbol shares are array operations. The token lists
+    are not kept: ``Sample.from_texts`` reads whitespace-tokenized texts from any iterable (a file) in
+    chunks, so memory is the int32 code arrays, not Python strings.
     """
 
-    def __init__(self, documents: Sequence[Sequence[str]]):
-        self.docs = [list(d) for d in documents]
-        if len(self.docs) < 2:
-            raise ValueError(f"a sample needs at least 2 documents, got {len(self.docs)}")
-        self.lengths = np.array([len(d) for d in self.docs], dtype=np.int64)
+    def __init__(self, documents: Iterable[Sequence[str]], chunk: int = 100_000):
+        self.vocab: dict[str, int] = {}
+        codes, lengths = [], []
+        for part in _chunks(documents, chunk):
+            lengths.append(np.fromiter((len(d) for d in part), np.int64, len(part)))
+            total = int(lengths[-1].sum())
+            codes.append(np.fromiter((self.vocab.setdefault(t, len(self.vocab)) for d in part for t in d), np.int32, total))
+        self.lengths = np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64)
+        if self.lengths.size < 2:
+            raise ValueError(f"a sample needs at least 2 documents, got {self.lengths.size}")
         if self.lengths.sum() == 0:
             raise ValueError("every document of the sample is empty")
-        self.vocab: dict[str, int] = {}
-        self.codes = np.fromiter((self.vocab.setdefault(t, len(self.vocab)) for d in self.docs for t in d), np.int64, int(self.lengths.sum()))
-        self.doc_of = np.repeat(np.arange(len(self.docs)), self.lengths)
+        self.codes = np.concatenate(codes)
         self._new_types: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    @classmethod
+    def from_texts(cls, texts: Iterable[str], chunk: int = 100_000) -> "Sample":
+        """A sample of whitespace-tokenized texts (e.g. the lines of a samples file), read in chunks."""
+        return cls((t.split() for t in texts), chunk)
+
+    @property
+    def docs(self) -> list[list[str]]:
+        """The token lists, rebuilt from the codes (for small samples)."""
+        words = np.array(list(self.vocab), dtype=object)
+        return [list(d) for d in np.split(words[self.codes], np.cumsum(self.lengths)[:-1])]
+
+    @functools.cached_property
+    def doc_of(self) -> np.ndarray:
+        """The document of each token."""
+        return np.repeat(np.arange(self.lengths.size, dtype=np.int64), self.lengths)
 
     @functools.cached_property
     def counts(self) -> np.ndarray:
@@ -273,7 +333,7 @@ class Sample:
 
     def _share(self, flags: np.ndarray) -> np.ndarray:
         """Per document, the share of its tokens with ``flags`` set (NaN for an empty document)."""
-        hits = np.bincount(self.doc_of, weights=flags[self.codes].astype(np.float64), minlength=len(self.docs))
+        hits = np.bincount(self.doc_of, weights=flags[self.codes].astype(np.float64), minlength=self.lengths.size)
         with np.errstate(invalid="ignore", divide="ignore"):
             return hits / self.lengths
 
@@ -324,7 +384,13 @@ class Sample:
     def types(self, order: int = 1) -> np.ndarray:
         """Distinct words (``order`` 2: bigrams) per document."""
         flags, doc_of = self.new_type_flags(order)
-        return np.bincount(doc_of, weights=flags, minlength=len(self.docs)).astype(np.int64)
+        return np.bincount(doc_of, weights=flags, minlength=self.lengths.size).astype(np.int64)
+
+
+def _chunks(items: Iterable, size: int):
+    it = iter(items)
+    while part := list(islice(it, size)):
+        yield part
 
 
 def length_grid(max_length: int, points: int = 40) -> np.ndarray:
@@ -345,6 +411,44 @@ def heaps_ks(sample: Sample, reference: Sample, min_docs: int = 5, order: int = 
     return (float(np.mean(distances)) if distances else float("nan")), len(distances)
 
 
+def poisson_ks(counts, rate: float) -> float:
+    """KS distance between the empirical cdf of integer ``counts`` and the Poisson(``rate``) cdf.
+
+    Both are step functions jumping at integers, so the supremum is the maximum over k = 0..max(counts)
+    (above it the empirical cdf is 1 and the gap 1 - F(k) only shrinks).
+    """
+    counts = np.sort(np.asarray(counts, dtype=np.int64))
+    if counts.size == 0:
+        raise ValueError("a KS distance needs at least one value")
+    k = np.arange(int(counts[-1]) + 1)
+    empirical = np.searchsorted(counts, k, side="right") / counts.size
+    return float(np.abs(empirical - stats.poisson.cdf(k, rate)).max())
+
+
+HEAPS_NHPP = ("heaps_ks_nhpp_model", "heaps_ks_nhpp_ref", "heaps_ks_empirical")
+
+
+def heaps_nhpp(sample: Sample, reference: Sample, fit_sample: HeapsFit, fit_reference: HeapsFit,
+               min_docs: int = 5, grid: Sequence[int] | None = None) -> dict[str, list]:
+    """The paper's Heaps distances per length n (Figure 4): the types in the first n tokens of each sample
+    document at least n long, against the NHPP with Heaps' rate K n^beta fitted on the sample
+    (``heaps_ks_nhpp_model``, D(p_hat, p_theta_model)), on the reference (``heaps_ks_nhpp_ref``) and against the
+    reference's empirical counts at n (``heaps_ks_empirical``, two-sample KS). Lengths where either
+    sample has fewer than ``min_docs`` documents are left out."""
+    if grid is None:
+        grid = length_grid(int(min(sample.lengths.max(), reference.lengths.max())))
+    out: dict[str, list] = {"lengths": [], "docs": [], **{k: [] for k in HEAPS_NHPP}}
+    for n, a, b in zip(grid, sample.prefix_types(grid), reference.prefix_types(grid)):
+        if a.size < min_docs or b.size < min_docs:
+            continue
+        out["lengths"].append(int(n))
+        out["docs"].append(int(a.size))
+        out["heaps_ks_nhpp_model"].append(poisson_ks(a, float(fit_sample.expected_types(n))))
+        out["heaps_ks_nhpp_ref"].append(poisson_ks(a, float(fit_reference.expected_types(n))))
+        out["heaps_ks_empirical"].append(ks_test(a, b).statistic)
+    return out
+
+
 PER_DOCUMENT = ("length", "stopwords", "symbols")
 
 
@@ -354,15 +458,22 @@ def per_document(sample: Sample) -> dict[str, np.ndarray]:
     return {"length": sample.lengths.astype(np.float64), "stopwords": stop[np.isfinite(stop)], "symbols": sym[np.isfinite(sym)]}
 
 
+def _heaps_fit(sample: Sample) -> HeapsFit | None:
+    """The Heaps / NHPP fit on the sample's non-empty documents; None when beta is not identified."""
+    positive = sample.lengths > 0
+    lengths = sample.lengths[positive]
+    if lengths.size < 2 or lengths.min() == lengths.max():
+        return None
+    return heaps_mle(lengths, sample.types()[positive])
+
+
 def describe(sample: Sample, max_rank: int = ZIPF_RANKS) -> dict[str, float]:
     """Statistics of one sample: size, Zipf exponent and fit, Heaps fit, mean length / stopword / symbol share."""
     alpha = zipf_mle(sample.counts, max_rank)
-    positive = sample.lengths > 0
-    lengths = sample.lengths[positive]
-    heaps = heaps_mle(lengths, sample.types()[positive]) if lengths.size >= 2 and lengths.min() < lengths.max() else None
+    heaps = _heaps_fit(sample)
     means = {f"{k}_mean": float(v.mean()) if v.size else float("nan") for k, v in per_document(sample).items()}
     return {
-        "documents": len(sample.docs), "tokens": int(sample.lengths.sum()), "types": int((sample.counts > 0).sum()),
+        "documents": int(sample.lengths.size), "tokens": int(sample.lengths.sum()), "types": int((sample.counts > 0).sum()),
         "zipf_alpha": alpha, "zipf_ks": zipf_ks(sample.counts, alpha, max_rank),
         "heaps_K": heaps.K if heaps else float("nan"), "heaps_beta": heaps.beta if heaps else float("nan"),
         **means,
@@ -383,10 +494,17 @@ def compare(sample: Sample, reference: Sample, tests: bool = True, n_resamples: 
     out["zipf_ks_ref_alpha"] = zipf_ks(sample.counts, ref_alpha, max_rank)
     out["rank_ks"] = rank_ks(sample.counts, reference.counts, max_rank)
     out["heaps_ks"], out["heaps_lengths"] = heaps_ks(sample, reference, order=order)
-    out["tvd"] = tvd(_count_dict(sample), _count_dict(reference))
+    if np.isfinite(out["heaps_beta"]):
+        ref_fit = _heaps_fit(reference)
+        if ref_fit is not None:
+            curves = heaps_nhpp(sample, reference, HeapsFit(out["heaps_K"], out["heaps_beta"]), ref_fit)
+            for key in HEAPS_NHPP:  # the table's value: the mean over the lengths of Figure 4
+                out[key] = float(np.mean(curves[key])) if curves[key] else float("nan")
+            out["heaps_nhpp"] = curves
+    out["tvd"] = sample_tvd(sample, reference)
     if tests:
-        out["rank_ks_p"] = unigram_test(sample.docs, reference.docs, "rank_ks", n_resamples, seed).pvalue
-        out["tvd_p"] = unigram_test(sample.docs, reference.docs, "tvd", n_resamples, seed).pvalue
+        out["rank_ks_p"] = sample_unigram_test(sample, reference, "rank_ks", n_resamples, seed).pvalue
+        out["tvd_p"] = sample_unigram_test(sample, reference, "tvd", n_resamples, seed).pvalue
     ref_values = per_document(reference)
     for name, values in per_document(sample).items():
         if values.size == 0 or ref_values[name].size == 0:
@@ -399,11 +517,6 @@ def compare(sample: Sample, reference: Sample, tests: bool = True, n_resamples: 
             out[f"{name}_ks_p"] = ks.pvalue
             out[f"{name}_diff_p"] = mean_difference_test(values, ref_values[name], n_resamples, seed).pvalue
     return out
-
-
-def _count_dict(sample: Sample) -> dict[str, int]:
-    words = list(sample.vocab)
-    return {words[i]: int(c) for i, c in enumerate(sample.counts) if c}
 
 
 def null_rejection_rates(documents: Sequence[Sequence[str]], size: int, repeats: int = 100, alpha: float = 0.05,

@@ -1,11 +1,14 @@
 """Statistical tendencies of generated text (Meister & Cotterell 2021, "Language Model Evaluation Beyond Perplexity").
 
-A causal model (or a seq2seq model's decoder: prompts are its sources; no prompt = the sentinel or mask alone)
-generates N samples per decoding strategy (or the user brings a file of samples); each
-sample is preprocessed as the reference (lower-case, Moses tokens) and the samples of one strategy are
-compared with the reference: Zipf and Heaps fits, KS distances, TVD of the unigram distribution and
-per-document length / stopword / symbol shares, with permutation tests (``stats.compare``). Equally
-sized samples of the human ``train`` split give the spread of each statistic between human texts.
+A causal model, a seq2seq model's decoder (prompts are its sources; no prompt = the sentinel or mask
+alone) or the paper's trigram baseline (``baseline=trigram``) generates N samples per decoding
+strategy, each a line (up to the most model tokens of a reference line, stopped at a newline or EOS);
+or the user brings a file of samples. Each sample is preprocessed as the reference (XLM: Moses
+tokens, lower-case, accents stripped) and the samples of one strategy are compared with the reference:
+Zipf and Heaps fits, the NHPP KS distances per length, KS / TVD distances and per-document length /
+stopword / symbol shares, with permutation tests (``stats.compare``). Equally sized samples of the
+human ``train`` split give the spread of each statistic between human texts. The model's perplexity on
+the reference lines gives Table 1.
 """
 
 from __future__ import annotations
@@ -28,18 +31,26 @@ from .models.causal import STRATEGIES
 
 CURVE_POINTS = 40
 MIN_CURVE_DOCS = 5
+PERPLEXITY = "__perplexity__"  # the strategy field of the Table 1 records (reference lines scored by the model)
+
+
+PAPER_STRATEGIES = ("ancestral", "nucleus", "beam")  # the paper's Random, Nucleus and Beam; greedy is an option
+BASELINES = ("trigram",)
 
 
 @dataclass
 class Options:
-    strategies: str = ",".join(STRATEGIES)  # comma-separated subset of ancestral, nucleus, beam, greedy
-    n: int = 1000  # samples per strategy (the paper: 1M)
-    max_new_tokens: int = 512  # a sample that reaches it without EOS is unfinished
-    top_p: float = 0.95
-    beams: int = 5
+    strategies: str = ",".join(PAPER_STRATEGIES)  # comma-separated subset of ancestral, nucleus, beam, greedy
+    n: int = 1000  # samples per strategy (the paper: 1M); --limit N caps it at N
+    max_new_tokens: int | None = None  # None: the most model tokens (trigram: words) of a reference line, plus one for EOS
+    stop_at_newline: bool = True  # a sample is a line: a newline ends it as EOS does
+    top_p: float = 0.95  # nucleus mass (the paper's text does not state its value)
+    beams: int = 5  # beam sampling width (the paper: 5)
     seed: int = 0
     prompts: str | None = None  # file with one prompt per line (default: unconditional, from BOS)
     samples: str | None = None  # score a file of samples (one per line, or jsonl with text[/strategy]) instead of a model
+    baseline: str | None = None  # trigram: the paper's unsmoothed trigram model trained on the train split, instead of a model
+    perplexity: bool = True  # Table 1: the model's perplexity on the reference lines
     unfinished: str = "keep"  # keep | drop samples cut at max_new_tokens
     n_resamples: int = 999  # permutations per test
     baseline_draws: int = 10  # human samples drawn from the train split per sample size
@@ -64,13 +75,20 @@ class TendenciesScorer(Scorer):
             raise ConfigError("tendencies: unfinished must be keep or drop")
         if o.backend not in ("hf", "vllm"):
             raise ConfigError("tendencies: backend must be hf or vllm")
+        if o.baseline is not None and o.baseline not in BASELINES:
+            raise ConfigError(f"tendencies: baseline must be one of {', '.join(BASELINES)}, not {o.baseline!r}")
+        if o.baseline and o.samples:
+            raise ConfigError("tendencies: give baseline=trigram or --samples, not both")
         if int(o.n) < 2:
             raise ConfigError("tendencies: n must be at least 2 samples per strategy")
         self.normalize = Normalizer()
-        self.reference: list[list[str]] = []
-        self.train: list[list[str]] = []
+        self.reference: list[str] = []  # whitespace-tokenized reference lines
+        self.train: list[str] = []
+        self.limit: int | None = None  # --limit (set by the runner): also caps n
         self._vllm = None
         self._greedy: dict = {}
+        self._trigram = None
+        self._max_new: int | None = None
 
     @property
     def settings(self) -> dict[str, object]:
@@ -79,8 +97,12 @@ class TendenciesScorer(Scorer):
                     "bigrams": o.bigrams, "seed": o.seed}
         if o.samples:
             return {"samples": Path(o.samples).name, **analysis}
-        return {"strategies": ",".join(self.strategies), "n": o.n, "max_new_tokens": o.max_new_tokens, "top_p": o.top_p,
-                "beams": o.beams, "prompts": _file_tag(o.prompts), "backend": o.backend, **analysis}
+        generation = {"strategies": ",".join(self.strategies), "n": o.n,
+                      "max_new_tokens": "reference" if o.max_new_tokens is None else o.max_new_tokens,
+                      "stop_at_newline": o.stop_at_newline, "top_p": o.top_p, "beams": o.beams, "prompts": _file_tag(o.prompts)}
+        if o.baseline:
+            return {"baseline": o.baseline, **generation, **analysis}
+        return {**generation, "backend": o.backend, "perplexity": o.perplexity, **analysis}
 
     # --- what is scored ---------------------------------------------------------------------------
     def run_info(self, model) -> ModelInfo:
@@ -89,16 +111,21 @@ class TendenciesScorer(Scorer):
             if not path.is_file():
                 raise ConfigError(f"samples file {path} does not exist")
             return ModelInfo(path.name, f"sha256-{file_sha8(path)}", "samples", "n/a")
+        if self.opts.baseline:  # trained on the dataset's train split, which the data signature names
+            return ModelInfo(self.opts.baseline, "mle-unsmoothed", "ngram", "n/a")
         return super().run_info(model)
 
     def prepare(self, data: dict) -> None:
         splits = data.get("default", {})
         if "train" in splits:
-            self.train = [t.split() for t in splits["train"]["text"]]
+            self.train = list(splits["train"]["text"])
+        if self.opts.baseline and len(self.train) < 1:
+            raise ConfigError("the trigram baseline is trained on the dataset's train split; this dataset has none")
 
     def work_items(self, rows: list[dict]) -> list[dict]:
-        """The reference is the selected rows; the items are the samples to generate or read."""
-        self.reference = [r["text"].split() for r in rows]
+        """The reference is the selected rows; the items are the samples to generate (or read), and with
+        ``perplexity`` the reference lines to score (Table 1)."""
+        self.reference = [r["text"] for r in rows]
         if len(self.reference) < 2:
             raise ConfigError(f"the reference has {len(self.reference)} document(s); the statistics need at least 2")
         if self.opts.samples:
@@ -106,15 +133,27 @@ class TendenciesScorer(Scorer):
         prompts = [line for _, line in _read_lines(Path(self.opts.prompts))] if self.opts.prompts else [""]
         if not prompts:
             raise ConfigError(f"prompts file {self.opts.prompts} has no prompt")
-        return [{"id": f"{s}-{i:07d}", "strategy": s, "prompt": prompts[i % len(prompts)]}
-                for s in self.strategies for i in range(int(self.opts.n))]
+        n = int(self.opts.n) if self.limit is None else min(int(self.opts.n), int(self.limit))
+        items = [{"id": f"{s}-{i:07d}", "strategy": s, "prompt": prompts[i % len(prompts)]}
+                 for s in self.strategies for i in range(max(n, 2))]
+        if self.opts.perplexity and not self.opts.baseline:  # the unsmoothed trigram's perplexity diverges (the paper: not reported)
+            items += [{"id": f"ppl-{r['id']}", "strategy": PERPLEXITY, "text": r["text"]} for r in rows]
+        return items
 
     def score(self, model, items: list[dict]) -> list[dict]:
         if self.opts.samples:
             return [self._record(it, it["text"], None, None) for it in items]
+        if self.opts.baseline and self._trigram is None:
+            from .models.ngram import TrigramLM
+
+            self._trigram = TrigramLM(self.train)
+        model = self._trigram or model
         records = []
         for strategy in dict.fromkeys(it["strategy"] for it in items):
             group = [it for it in items if it["strategy"] == strategy]
+            if strategy == PERPLEXITY:
+                records += _perplexity_records(model, group)
+                continue
             seed = int(seeded_key(self.opts.seed, group[0]["id"])[:8], 16)  # one seed per chunk, stable across reruns
             prompts = [it["prompt"] for it in group]
             if strategy == "greedy":  # deterministic: each distinct prompt is decoded once (unconditional: one text)
@@ -127,10 +166,22 @@ class TendenciesScorer(Scorer):
             records += [self._record(it, g.text, g.tokens, g.finished) for it, g in zip(group, generations)]
         return records
 
+    def max_new_tokens(self, model) -> int:
+        """The generation length: the option, else the most model tokens (trigram: words) of a reference line + 1 (EOS)."""
+        if self.opts.max_new_tokens is not None:
+            return int(self.opts.max_new_tokens)
+        if self._max_new is None:
+            if getattr(model, "family", None) == "ngram":
+                longest = max(len(t.split()) for t in self.reference)
+            else:
+                longest = max(len(ids) for ids in model.tokenizer(self.reference, add_special_tokens=False)["input_ids"])
+            self._max_new = longest + 1
+        return self._max_new
+
     def _generate(self, model, prompts: list[str], strategy: str, seed: int):
         o = self.opts
         generate = model.generate
-        if o.backend == "vllm":
+        if o.backend == "vllm" and not o.baseline:
             if model.family != "causal":
                 raise ConfigError(f"tendencies: backend=vllm generates with causal models only; {model.info.name} is {model.family} (use backend=hf)")
             if self._vllm is None:
@@ -138,7 +189,8 @@ class TendenciesScorer(Scorer):
 
                 self._vllm = VLLMGenerator(model.info.extra.get("source", model.info.name), model.info.extra.get("revision"))
             generate = self._vllm.generate
-        return generate(prompts, strategy, int(o.max_new_tokens), float(o.top_p), int(o.beams), seed)
+        return generate(prompts, strategy, self.max_new_tokens(model), float(o.top_p), int(o.beams), seed,
+                        stop_at_newline=bool(o.stop_at_newline))
 
     def _record(self, item: dict, text: str, tokens: int | None, finished: bool | None) -> dict:
         words = self.normalize(text)
@@ -148,36 +200,38 @@ class TendenciesScorer(Scorer):
     # --- statistics -------------------------------------------------------------------------------
     def summarize(self, records: list[dict]) -> dict:
         o = self.opts
-        reference = stats.Sample(self.reference)
+        reference = stats.Sample.from_texts(self.reference)
         ref_desc = stats.describe(reference)
         groups: dict[str, list[dict]] = {}
         for r in records:
             groups.setdefault(r["strategy"], []).append(r)
+        table1 = _table1(groups.pop(PERPLEXITY, []))
         samples, skipped = {}, {}
         baselines: dict[int, dict] = {}
         for name, recs in groups.items():
             unfinished = sum(1 for r in recs if r["finished"] is False)
             kept = [r for r in recs if not (o.unfinished == "drop" and r["finished"] is False)]
-            docs = [r["words"].split() for r in kept]
             try:
-                sample = stats.Sample(docs)
+                sample = stats.Sample.from_texts(r["words"] for r in kept)
             except ValueError as exc:
                 skipped[name] = f"{len(recs)} samples, {len(kept)} kept: {exc}"
                 continue
             result = stats.compare(sample, reference, tests=True, n_resamples=int(o.n_resamples), seed=int(o.seed))
             generated = any(r["finished"] is not None for r in recs)  # a samples file says nothing about EOS
             result.update(samples=len(recs), unfinished=unfinished / len(recs) if generated else None, kept=len(kept),
-                          model_tokens_mean=_mean([r["model_tokens"] for r in recs]))
+                          model_tokens_mean=_mean([r["model_tokens"] for r in recs]),
+                          types_in_reference=_shared_types(sample, reference))
             if o.bigrams:
                 result["heaps_ks_bigrams"], _ = stats.heaps_ks(sample, reference, order=2)
             result["curves"] = _curves(sample, o.bigrams)
             samples[name] = result
-            if self.train and len(docs) not in baselines:
-                baselines[len(docs)] = self._human_baseline(reference, len(docs))
+            size = int(sample.lengths.size)
+            if self.train and size not in baselines:
+                baselines[size] = self._human_baseline(reference, size)
         if not samples:
             raise DataFormatError("no strategy has enough samples to compare: " + "; ".join(f"{k}: {v}" for k, v in skipped.items()))
         return {"reference": {**ref_desc, "curves": _curves(reference, o.bigrams)}, "samples": samples, "skipped": skipped,
-                "human": {str(k): v for k, v in baselines.items()}}
+                "human": {str(k): v for k, v in baselines.items()}, "perplexity": table1}
 
     def _human_baseline(self, reference: stats.Sample, size: int) -> dict:
         """Mean and standard deviation of each distance over samples of ``size`` train documents (no tests)."""
@@ -187,7 +241,7 @@ class TendenciesScorer(Scorer):
         for _ in range(int(self.opts.baseline_draws) if size < len(self.train) else 1):
             pick = rng.choice(len(self.train), size=min(size, len(self.train)), replace=False)
             try:
-                draws.append(stats.compare(stats.Sample([self.train[i] for i in pick]), reference, tests=False))
+                draws.append(stats.compare(stats.Sample.from_texts(self.train[i] for i in pick), reference, tests=False))
             except ValueError:
                 continue
         keys = [k for k in (draws[0] if draws else {}) if isinstance(draws[0][k], float)]
@@ -205,6 +259,34 @@ class TendenciesScorer(Scorer):
         from .tendencies_report import figures
 
         return figures(summaries, folder)
+
+
+def _perplexity_records(model, items: list[dict]) -> list[dict]:
+    """Log-probability of each reference line under the model (from BOS; EOS not scored), its model tokens and words.
+    A seq2seq model has no unconditional sequence score here (its decoder is trained on a source): recorded as None."""
+    if not hasattr(model, "sequence_logprobs"):
+        return [{"id": it["id"], "strategy": PERPLEXITY, "logprob": None, "model_tokens": 0,
+                 "length": len(it["text"].split()), "finished": None} for it in items]
+    scores = model.sequence_logprobs([it["text"] for it in items])
+    return [{"id": it["id"], "strategy": PERPLEXITY, "logprob": float(sum(s.logprobs)), "model_tokens": len(s.logprobs),
+             "length": len(it["text"].split()), "finished": None} for it, s in zip(items, scores)]
+
+
+def _table1(records: list[dict]) -> dict | None:
+    """Test-set perplexity (Table 1): per model token and per word (comparable across tokenizers)."""
+    records = [r for r in records if r["logprob"] is not None]
+    if not records:
+        return None
+    logprob = sum(r["logprob"] for r in records)
+    tokens, words = sum(r["model_tokens"] for r in records), sum(r["length"] for r in records)
+    return {"lines": len(records), "model_tokens": tokens, "words": words, "logprob": logprob,
+            "ppl_token": float(np.exp(-logprob / tokens)) if tokens else None,
+            "ppl_word": float(np.exp(-logprob / words)) if words else None}
+
+
+def _shared_types(sample: stats.Sample, reference: stats.Sample) -> float:
+    """Share of the sample's word types that occur in the reference (Figure 2)."""
+    return sum(w in reference.vocab for w in sample.vocab) / max(len(sample.vocab), 1)
 
 
 def _mean(values) -> float | None:

@@ -222,10 +222,11 @@ def test_tendencies_end_to_end(s2s, tmp_path, name):
     reference, _ = build("tendencies", [f"corpus={corpus}", "test_fraction=0.5"], out=tmp_path / "ref", progress=False)
     run = score("tendencies", s2s[name], str(reference), out=tmp_path / "runs", progress=False, strategies="ancestral,nucleus", n=4,
                 max_new_tokens=10, n_resamples=9, baseline_draws=2)
-    records = run.records()
+    records = [r for r in run.records() if r["strategy"] != "__perplexity__"]
     assert len(records) == 8 and all(0 < r["model_tokens"] <= 10 for r in records)
     summary = json.loads((run.path / "summary.json").read_text())
     assert set(summary["metrics"]["samples"]) | set(summary["metrics"]["skipped"]) == {"ancestral", "nucleus"}
+    assert summary["metrics"]["perplexity"] is None and "not computed: a seq2seq decoder" in (run.path / "report.md").read_text()
 
 
 def test_score_cli_takes_model_options(tiny_models, wnlampro_file, tmp_path):

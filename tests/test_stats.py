@@ -63,3 +63,44 @@ def test_heaps_needs_two_lengths():
         stats.heaps_mle([10, 10, 10], [5, 6, 7])
     same = stats.Sample([["a", "b", "a"]] * 4)
     assert np.isnan(stats.describe(same)["heaps_beta"])
+
+
+def test_heaps_nhpp_ks_by_hand():
+    from math import exp
+
+    def poisson_cdf(k, rate):
+        term, total = exp(-rate), 0.0
+        for i in range(k + 1):
+            total += term
+            term *= rate / (i + 1)
+        return total
+
+    def ks(counts, rate):  # sup over integers k of |F_emp(k) - F_Poisson(k)|
+        return max(abs(sum(c <= k for c in counts) / len(counts) - poisson_cdf(k, rate)) for k in range(max(counts) + 1))
+
+    sample = stats.Sample([["a", "b", "a", "c"], ["a", "a", "b", "b"], ["x", "y", "z", "w"]])
+    reference = stats.Sample([["a", "b", "c", "d"], ["a", "a", "a", "a"]])
+    # types in the first 2 tokens: 2, 1, 2 (reference 2, 1); in the first 4: 3, 2, 4 (reference 4, 1)
+    model_fit, ref_fit = stats.HeapsFit(1.0, 0.5), stats.HeapsFit(2.0, 0.25)
+    out = stats.heaps_nhpp(sample, reference, model_fit, ref_fit, min_docs=1, grid=[2, 4])
+    assert out["lengths"] == [2, 4] and out["docs"] == [3, 3]
+    assert out["heaps_ks_nhpp_model"] == pytest.approx([ks([2, 1, 2], 2 ** 0.5), ks([3, 2, 4], 2.0)])
+    assert out["heaps_ks_nhpp_ref"] == pytest.approx([ks([2, 1, 2], 2 * 2 ** 0.25), ks([3, 2, 4], 2 * 4 ** 0.25)])
+    # k = 1: |1/3 - e^-sqrt2 (1 + sqrt2)| = 0.25361 is the largest gap at n = 2
+    assert out["heaps_ks_nhpp_model"][0] == pytest.approx(abs(1 / 3 - exp(-2 ** 0.5) * (1 + 2 ** 0.5)), abs=1e-12)
+    # empirical vs empirical: n = 2, {2, 1, 2} vs {2, 1}: gap 1/3 - 1/2 at k = 1; n = 4, {3, 2, 4} vs {4, 1}: gap 1/2 at k = 1
+    assert out["heaps_ks_empirical"] == pytest.approx([abs(1 / 3 - 1 / 2), 0.5])
+
+
+def test_sample_streams_texts_in_chunks():
+    texts = ["a b a", "c", "b b d e", "a"]
+    chunked, whole = stats.Sample.from_texts(iter(texts), chunk=1), stats.Sample([t.split() for t in texts])
+    assert chunked.codes.tolist() == whole.codes.tolist() and chunked.lengths.tolist() == [3, 1, 4, 1]
+    assert chunked.docs == [t.split() for t in texts] and chunked.codes.dtype == np.int32
+    a, b = stats.Sample([["x", "y"], ["x"]]), stats.Sample([["y", "y"], ["z"]])
+    assert stats.sample_unigram_test(a, b, "tvd").pvalue == stats.unigram_test(a.docs, b.docs, "tvd").pvalue
+
+
+def test_sample_tvd_equals_the_dict_tvd():
+    a, b = stats.Sample([["x", "y", "x"], ["z"]]), stats.Sample([["y", "y"], ["w", "x"]])
+    assert stats.sample_tvd(a, b) == pytest.approx(stats.tvd({"x": 2, "y": 1, "z": 1}, {"y": 2, "w": 1, "x": 1}))

@@ -46,11 +46,27 @@ def test_builder_splits_documents_and_preprocesses_as_the_paper(reference, corpu
     import datasets
 
     data = datasets.load_dataset(str(reference))
-    assert len(data["test"]) == 20 and len(data["train"]) == 20
-    assert not set(data["test"]["text"]) & set(data["train"]["text"])
+    lines = [line for line in corpus.read_text().splitlines() if line.strip()]
+    # the paper's unit: one line per sample, split by line
+    assert len(data["test"]) + len(data["train"]) == len(lines) and len(data["test"]) == round(len(lines) / 2)
+    assert set(data["test"]["text"]) | set(data["train"]["text"]) == {" ".join(Normalizer()(line)) for line in lines}
     for row in data["test"]:
         assert row["text"] == row["text"].lower() and row["length"] == len(row["text"].split())
     assert Normalizer()("Don't stop, Mr. Smith!") == ["don", "'t", "stop", ",", "mr.", "smith", "!"]
+    docs = datasets.load_dataset(str(build("tendencies", [f"corpus={corpus}", "test_fraction=0.5", "unit=document",
+                                                          "max_documents=5"], out=tmp_path / "c", progress=False)[0]))
+    assert len(docs["test"]) == 5 and len(docs["train"]) == 20
+
+
+def test_xlm_preprocessing_of_accented_text():
+    # XLM (Conneau & Lample 2019): Moses punctuation normalization and tokens, lower-case, NFD with combining marks removed
+    text = "Café «Naïve» Ångström—Œuvre, São Paulo’s 1,000 señores…"
+    assert Normalizer()(text) == ["cafe", '"', "naive", '"', "angstrom", "-", "œuvre", ",", "sao", "paulo", "'s", "1,000", "senores", "..."]
+    assert Normalizer(accents=False)("Café Ångström") == ["café", "ångström"]
+    assert Normalizer(lowercase=False)("Éclair") == ["Eclair"]
+    from wordbench.builders.tendencies import strip_accents
+
+    assert strip_accents("e\u0301") == strip_accents("\u00e9") == "e"  # decomposed and precomposed alike
 
 
 def test_builder_errors(corpus, tmp_path):
@@ -148,28 +164,81 @@ def test_model_without_eos_or_bos(tiny_models):
 
 
 def test_score_generates_compares_and_resumes(causal, reference, tmp_path):
+    import datasets
+
     model = causal[4]
-    opts = {"n": 6, "max_new_tokens": 12, "n_resamples": 99, "baseline_draws": 3, "bigrams": True}
+    opts = {"n": 6, "n_resamples": 99, "baseline_draws": 3, "bigrams": True, "strategies": "ancestral,nucleus,beam,greedy"}
     run = score("tendencies", model, str(reference), out=tmp_path, progress=False, **opts)
     records = run.records()
-    assert len(records) == 24 and {r["strategy"] for r in records} == {"ancestral", "nucleus", "beam", "greedy"}
-    assert len({r["text"] for r in records if r["strategy"] == "greedy"}) == 1  # unconditional greedy is one text
+    ref_rows = datasets.load_dataset(str(reference))["test"]
+    generated = [r for r in records if r["strategy"] != "__perplexity__"]
+    assert len(generated) == 24 and {r["strategy"] for r in generated} == {"ancestral", "nucleus", "beam", "greedy"}
+    assert len({r["text"] for r in generated if r["strategy"] == "greedy"}) == 1  # unconditional greedy is one text
+    # generation length: the longest reference line in model tokens, + 1 for EOS; a sample is one line
+    longest = max(len(model.tokenizer(t, add_special_tokens=False)["input_ids"]) for t in ref_rows["text"])
+    assert max(r["model_tokens"] for r in generated) <= longest + 1 and all("\n" not in r["text"] for r in generated)
     summary = json.loads((run.path / "summary.json").read_text())
     metrics = summary["metrics"]
+    # Table 1: the perplexity of the model on the reference lines, from the same token scores
+    ppl = metrics["perplexity"]
+    scores = model.sequence_logprobs(list(ref_rows["text"]))
+    total = sum(sum(s.logprobs) for s in scores)
+    assert ppl["lines"] == len(ref_rows) and ppl["words"] == sum(ref_rows["length"])
+    assert ppl["ppl_token"] == pytest.approx(np.exp(-total / sum(len(s.logprobs) for s in scores)), rel=1e-5)
+    assert ppl["ppl_word"] == pytest.approx(np.exp(-total / ppl["words"]), rel=1e-5)
     # a random tiny model's greedy text may hold no word at all: such a strategy is listed, not compared
     assert set(metrics["samples"]) | set(metrics["skipped"]) == {"ancestral", "nucleus", "beam", "greedy"}
     assert {"ancestral", "nucleus", "beam"} <= set(metrics["samples"])
     ancestral = metrics["samples"]["ancestral"]
     for key in ("zipf_alpha", "zipf_ks", "zipf_ks_ref_alpha", "rank_ks", "rank_ks_p", "heaps_beta", "tvd", "tvd_p",
-                "length_ks_p", "stopwords_diff_p", "symbols_ks", "heaps_ks_bigrams"):
+                "length_ks_p", "stopwords_diff_p", "symbols_ks", "heaps_ks_bigrams", "heaps_ks_nhpp_model",
+                "heaps_ks_nhpp_ref", "heaps_ks_empirical", "types_in_reference"):
         assert key in ancestral, key
     assert metrics["human"]["6"]["draws"] == 3
     report = (run.path / "report.md").read_text()
-    assert "Table 2" in report and "| reference (human test) |" in report and "| beam |" in report
-    assert sorted(p.name for p in run.plots_dir.iterdir()) == ["distributions.png", "rank_frequency.png", "type_token.png"]
+    assert "Table 1" in report and "Table 2" in report and "Figure 4" in report and "| reference (human test) |" in report
+    assert "| beam |" in report
+    assert {"distributions.png", "rank_frequency.png", "type_token.png", "vocabulary.png"} <= {p.name for p in run.plots_dir.iterdir()}
     again = score("tendencies", model, str(reference), out=tmp_path, progress=False, **opts)
     assert again.path == run.path and json.loads((run.path / "summary.json").read_text())["items_scored_now"] == 0
     assert again.records() == records
+
+
+def test_default_strategies_and_limit_caps_generation(causal, reference, tmp_path):
+    run = score("tendencies", causal[4], str(reference), limit=3, out=tmp_path, progress=False,
+                n=50, max_new_tokens=5, n_resamples=9, baseline_draws=1, perplexity=False)
+    records = run.records()
+    assert sorted({r["strategy"] for r in records}) == ["ancestral", "beam", "nucleus"]  # the paper's three; greedy is an option
+    assert len(records) == 9  # --limit 3: three reference lines and three samples per strategy (not 50)
+
+
+def test_trigram_baseline_end_to_end(reference, tmp_path):
+    import datasets
+
+    from wordbench.scorers.models.ngram import TrigramLM
+
+    train = list(datasets.load_dataset(str(reference))["train"]["text"])
+    lm = TrigramLM(train)
+    words, probs = lm.distribution(("<s>", "<s>"))
+    firsts = [line.split()[0] for line in train]
+    assert probs.sum() == pytest.approx(1.0) and dict(zip(words, probs))[words[0]] == pytest.approx(firsts.count(words[0]) / len(firsts))
+    seen = {tuple(line.split()[i:i + 3]) for line in train for i in range(len(line.split()) - 2)}
+    for strategy in ("ancestral", "nucleus", "beam", "greedy"):
+        out = lm.generate([""] * 5, strategy, max_new_tokens=30, seed=1)
+        assert out == lm.generate([""] * 5, strategy, max_new_tokens=30, seed=1)
+        for g in out:  # unsmoothed: every trigram of a sample was seen in training
+            w = g.text.split()
+            assert all(tuple(w[i:i + 3]) in seen for i in range(len(w) - 2)) and (g.finished or g.tokens == 30)
+    runner = CliRunner()
+    result = runner.invoke(cli, ["score", "tendencies", "--option", "baseline=trigram", "--data", str(reference),
+                                 "--out", str(tmp_path / "runs"), "--option", "n=8", "--option", "n_resamples=19",
+                                 "--option", "baseline_draws=2"])
+    assert result.exit_code == 0, result.output
+    assert "| trigram | – | – | – | – (unsmoothed: diverges, not reported (as the paper)) | – |" in result.output
+    summary = json.loads((Path(result.output.strip().splitlines()[-1].split("run folder: ")[1]) / "summary.json").read_text())
+    assert summary["model"]["family"] == "ngram" and "baseline:trigram" in summary["signature"]
+    assert set(summary["metrics"]["samples"]) == {"ancestral", "nucleus", "beam"}
+    assert all(r["kept"] == 8 for r in summary["metrics"]["samples"].values())
 
 
 def test_scorer_options_are_checked():
@@ -179,13 +248,15 @@ def test_scorer_options_are_checked():
         TendenciesScorer(temperature=0.7)
     with pytest.raises(ConfigError, match="keep or drop"):
         TendenciesScorer(unfinished="trim")
+    with pytest.raises(ConfigError, match="baseline must be one of"):
+        TendenciesScorer(baseline="unigram")
 
 
 def test_unfinished_samples_can_be_dropped(causal, reference, tmp_path):
     # A random tiny model never emits EOS within 4 tokens: with unfinished=drop nothing is left to compare.
     with pytest.raises(DataFormatError, match="no strategy has enough samples"):
         score("tendencies", causal[4], str(reference), out=tmp_path, progress=False, n=4, max_new_tokens=4,
-              strategies="ancestral", unfinished="drop")
+              strategies="ancestral", unfinished="drop", stop_at_newline=False)
 
 
 def test_samples_file_cli(reference, tmp_path):

@@ -91,6 +91,11 @@ class ScoringModel:
 
     family = "base"
 
+    @functools.cached_property
+    def newline_ids(self) -> set[int]:
+        """Tokens whose text holds a newline (generation can stop at the first: one line per sample)."""
+        return {i for i in range(len(self.tokenizer)) if "\n" in self.tokenizer.decode([i])}
+
     def __init__(self, model, tokenizer, info: ModelInfo, device: torch.device, batch_size: int | str = "auto"):
         self.model = model.eval()
         self.tokenizer = tokenizer

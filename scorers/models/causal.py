@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -51,11 +50,6 @@ class CausalLM(ScoringModel):
         """Prepended to every text so that the first word is scored (EOS where there is no BOS)."""
         tok = self.tokenizer
         return tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id
-
-    @functools.cached_property
-    def newline_ids(self) -> set[int]:
-        """Tokens whose text holds a newline."""
-        return {i for i in range(len(self.tokenizer)) if "\n" in self.tokenizer.decode([i])}
 
     def encode(self, text: str) -> Encoded:
         enc = super().encode(text)

@@ -222,8 +222,9 @@ class Seq2SeqLM(ScoringModel):
 
     # --- generation -----------------------------------------------------------------------------
     def generate(self, prompts: Sequence[str], strategy: str = "ancestral", max_new_tokens: int = 256,
-                 top_p: float = 0.95, beams: int = 5, seed: int = 0):
-        """Decoder samples, as ``CausalLM.generate`` (same strategies and seeding); each prompt is a source.
+                 top_p: float = 0.95, beams: int = 5, seed: int = 0, stop_at_newline: bool = False):
+        """Decoder samples, as ``CausalLM.generate`` (same strategies, seeding and ``stop_at_newline``); each
+        prompt is a source.
 
         An empty prompt generates unconditionally: the source is the gap alone (``<extra_id_0>`` or ``<mask>``),
         the decoder starts as in infilling, and a sentinel or EOS ends the text.
@@ -235,6 +236,7 @@ class Seq2SeqLM(ScoringModel):
                              "give prompts as sources (tendencies: --option prompts=FILE)")
         eos = self.tokenizer.eos_token_id
         stops = ({eos} if eos is not None else set()) | (self.sentinel_ids if self.infill == "sentinel" else set())
+        stops |= self.newline_ids if stop_at_newline else set()
         config = generation_config(strategy, max_new_tokens, top_p, beams, stops, pad_token_id=self.pad_id,
                                    decoder_start_token_id=self.decoder_start_id, forced_bos_token_id=None, forced_eos_token_id=None)
         target_pre = self._frames[2]

@@ -25,13 +25,13 @@ class VLLMGenerator:
         self.llm = vllm.LLM(model=name, revision=revision, dtype=dtype, trust_remote_code=False)
 
     def generate(self, prompts: Sequence[str], strategy: str = "ancestral", max_new_tokens: int = 256,
-                 top_p: float = 0.95, beams: int = 5, seed: int = 0) -> list[Generation]:
+                 top_p: float = 0.95, beams: int = 5, seed: int = 0, stop_at_newline: bool = False) -> list[Generation]:
         if strategy == "beam":
             raise ConfigError("vLLM has no beam sampling: score strategy beam with backend=hf")
         greedy = strategy == "greedy"
         params = [self.vllm.SamplingParams(temperature=0.0 if greedy else 1.0, top_p=top_p if strategy == "nucleus" else 1.0,
                                            top_k=-1, max_tokens=max_new_tokens, seed=None if greedy else seed + i,
-                                           skip_special_tokens=True)
+                                           skip_special_tokens=True, stop=["\n"] if stop_at_newline else None)
                   for i in range(len(prompts))]
         tokenizer = self.llm.get_tokenizer()
         bos = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
