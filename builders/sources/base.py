@@ -87,3 +87,15 @@ def _file_digest(path: Path) -> str:
                 h.update(block)
         _DIGESTS[key] = h.hexdigest()
     return _DIGESTS[key]
+
+
+def read_utf8(path: Path, what: str) -> str:
+    """The text of a user's file (a BOM is dropped); a missing file or non-UTF-8 bytes are one-line errors."""
+    from ..errors import DataFormatError, SourceError
+
+    if not path.is_file():
+        raise SourceError(f"{what} file {path} does not exist")
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataFormatError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None

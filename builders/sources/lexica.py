@@ -19,7 +19,7 @@ from importlib.metadata import version as pkg_version
 from pathlib import Path
 
 from ..errors import DataFormatError, SourceError
-from .base import SourceInfo, file_sha8
+from .base import SourceInfo, file_sha8, read_utf8
 from .corpora import load_hf_dataset
 
 
@@ -88,12 +88,7 @@ def load_lexicon(spec: str = "vader", word_column: str | None = None, valence_co
 
 def _csv_rows(path: Path):
     """(line number, row dict) of a CSV or TSV file (delimiter sniffed), every value as text."""
-    if not path.is_file():
-        raise SourceError(f"lexicon file {path} does not exist")
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DataFormatError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    text = read_utf8(path, "lexicon")
     header = text.split("\n", 1)[0]
     delimiter = max(("\t", ";", ","), key=lambda d: (header.count(d), d == ","))
     reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DataFormatError, SourceError
-from .base import SourceInfo, file_sha8
+from .base import SourceInfo, file_sha8, read_utf8
 
 TASKS = {"ws353": "WordSim-353 (Finkelstein et al. 2001)", "simlex": "SimLex-999 (Hill et al. 2015)",
          "rw": "Stanford Rare Words (Luong et al. 2013)", "men": "MEN (Bruni et al. 2014)"}
@@ -35,12 +35,7 @@ def load_similarity(spec: str) -> SimilarityTask:
     if not sep or kind not in TASKS:
         raise SourceError(f"similarity task {spec!r}: give {', '.join(k + ':PATH' for k in TASKS)}")
     path = Path(rest).expanduser()
-    if not path.is_file():
-        raise SourceError(f"similarity file {path} does not exist")
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DataFormatError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    text = read_utf8(path, "similarity")
     pairs = {"ws353": _ws353, "simlex": _simlex, "rw": _plain, "men": _plain}[kind](path, text)
     if kind == "men":
         pairs = [(_POS_TAG.sub("", a), _POS_TAG.sub("", b), s) for a, b, s in pairs]
