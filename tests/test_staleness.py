@@ -124,3 +124,25 @@ def test_wordnet_traversals_do_not_depend_on_the_hash_seed(tmp_path):
         out = subprocess.run([sys.executable, "-c", WALK.format(root=root, cache=cache)], capture_output=True, text=True, env=env, check=True)
         digests.add(out.stdout.strip())
     assert len(digests) == 1
+
+
+BUILD = """
+import hashlib, os, sys
+os.environ["WORDBENCH_CACHE"] = {cache!r}
+from wordbench.benchmarks.hub import build
+folder, _ = build("paraphrase", {{"n_rare": "4", "n_common": "4"}}, out={out!r}, force=True, progress=False)
+for f in sorted((folder / "data").rglob("*.parquet")):
+    print(f.relative_to(folder), hashlib.sha256(f.read_bytes()).hexdigest())
+"""
+
+
+@pytest.mark.slow
+def test_paraphrase_builds_are_byte_identical_under_any_hash_seed(tmp_path):
+    cache = os.environ["WORDBENCH_CACHE"]
+    outputs = []
+    for seed in ("1", "2"):
+        code = BUILD.format(cache=cache, out=str(tmp_path / f"build-{seed}"))
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": seed})
+        outputs.append(out.stdout)
+    assert outputs[0] and outputs[0] == outputs[1]
