@@ -129,7 +129,7 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     run.write_json("summary.json", summary)
     plots = scorer.plots(records, summary, run.plots_dir)
     report = scorer.report([summary]) + "\n" + "".join(f"![{p}](plots/{p})\n" for p in plots)
-    run.write_text("report.md", report + f"\nSignature: `{signature}`\n")
+    run.write_text("report.md", report + ("" if signature in report else f"\nSignature: `{signature}`\n"))
     return run
 
 
