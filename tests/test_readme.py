@@ -1,0 +1,47 @@
+"""The README's Python examples run as written, with the tiny fixture models in place of the Hub models."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+
+
+def test_the_readme_has_python_examples():
+    assert len(BLOCKS) >= 2
+
+
+@pytest.fixture(scope="module")
+def long_marian(tmp_path_factory):
+    """A tiny Marian that takes real sentences (512 positions; the session fixture takes 64)."""
+    import torch
+    import transformers
+
+    from conftest import _marian_tokenizer
+
+    folder = tmp_path_factory.mktemp("long-marian")
+    tok = _marian_tokenizer(folder)
+    torch.manual_seed(0)
+    config = transformers.MarianConfig(vocab_size=len(tok), d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2,
+                                       decoder_attention_heads=2, encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=512,
+                                       pad_token_id=tok.pad_token_id, eos_token_id=tok.eos_token_id,
+                                       decoder_start_token_id=tok.pad_token_id, forced_eos_token_id=None)
+    transformers.MarianMTModel(config).eval().save_pretrained(folder, safe_serialization=True)
+    tok.model_max_length = 512
+    tok.save_pretrained(folder)
+    return folder
+
+
+@pytest.mark.parametrize("n", range(len(BLOCKS)))
+def test_readme_python_example_runs(n, tiny_models, long_marian, tmp_path, monkeypatch):
+    code = BLOCKS[n]
+    # Models a user downloads become tiny models of the same family; the minpairs build is made smaller.
+    code = code.replace('"path/to/model.gguf"', repr(str(tiny_models["gpt2"])))
+    code = code.replace('"Helsinki-NLP/opus-mt-en-de"', repr(str(long_marian)))
+    code = code.replace('"max_pairs": 2000', '"max_pairs": 200')
+    assert "path/to" not in code and not re.search(r'load_model\("[\w-]+/[\w.-]+"\)', code), "an example names a model the test cannot load"
+    monkeypatch.chdir(tmp_path)  # run folders land in tmp_path/runs
+    exec(compile(code, f"README.md python block {n + 1}", "exec"), {"print": lambda *a, **k: None})
+    assert list((tmp_path / "runs").rglob("summary.json"))
