@@ -15,7 +15,7 @@ from itertools import islice
 from typing import Iterable, Sequence
 
 import numpy as np
-from scipy import optimize, sparse, stats
+from scipy import optimize, sparse, special, stats
 
 ZIPF_RANKS = 10_000  # the paper fits Zipf's law on the first 10,000 ranks
 
@@ -32,30 +32,41 @@ def rank_frequencies(counts, max_rank: int = ZIPF_RANKS) -> np.ndarray:
     return values
 
 
-def _zipf_pmf(alpha: float, n_ranks: int) -> np.ndarray:
+ZIPF_NORMS = ("truncated", "zeta")
+
+
+def _zipf_pmf(alpha: float, n_ranks: int, norm: str = "truncated") -> np.ndarray:
+    """Zipf(alpha) on ranks 1..N: renormalised over those ranks (``truncated``), or the untruncated law's
+    probabilities r^-alpha / zeta(alpha) (``zeta``, Clauset et al.'s Appendix B; they sum to less than 1)."""
     weights = np.arange(1, n_ranks + 1, dtype=np.float64) ** -alpha
-    return weights / weights.sum()
+    return weights / (weights.sum() if norm == "truncated" else special.zeta(alpha, 1))
 
 
-def zipf_mle(counts, max_rank: int = ZIPF_RANKS) -> float:
-    """MLE of the exponent of a discrete power law over ranks 1..N (Clauset et al. 2009, truncated at N).
+def zipf_mle(counts, max_rank: int = ZIPF_RANKS, norm: str = "truncated") -> float:
+    """MLE of the exponent of a discrete power law from the tokens of the first N ranks (Clauset et al. 2009).
 
-    Each token of the first N ranks is an observation of its rank r with P(r) = r^-alpha / H(N, alpha).
+    ``truncated`` (default): P(r) = r^-alpha / H(N, alpha), the law restricted to the ranks observed.
+    ``zeta`` (the paper, ``--faithful``): P(r) = r^-alpha / zeta(alpha), the untruncated law (alpha > 1).
     """
+    if norm not in ZIPF_NORMS:
+        raise ValueError(f"norm must be one of {ZIPF_NORMS}")
     freq = rank_frequencies(counts, max_rank)
     log_r = np.log(np.arange(1, freq.size + 1))
     total, weighted = freq.sum(), freq @ log_r
 
     def nll(alpha):
-        return alpha * weighted + total * np.log(np.exp(-alpha * log_r).sum())
+        log_norm = np.log(np.exp(-alpha * log_r).sum()) if norm == "truncated" else np.log(special.zeta(alpha, 1))
+        return alpha * weighted + total * log_norm
 
-    return float(optimize.minimize_scalar(nll, bounds=(1e-3, 10.0), method="bounded", options={"xatol": 1e-8}).x)
+    low = 1e-3 if norm == "truncated" else 1.0 + 1e-6
+    return float(optimize.minimize_scalar(nll, bounds=(low, 10.0), method="bounded", options={"xatol": 1e-8}).x)
 
 
-def zipf_ks(counts, alpha: float, max_rank: int = ZIPF_RANKS) -> float:
-    """KS distance between the empirical rank distribution (first N ranks) and Zipf(alpha) on the same ranks."""
+def zipf_ks(counts, alpha: float, max_rank: int = ZIPF_RANKS, norm: str = "truncated") -> float:
+    """KS distance between the empirical rank distribution (first N ranks) and Zipf(alpha) on the same ranks
+    (``zeta``: the untruncated law's cdf, which stays below 1 at rank N, as the paper's Table 2 implies)."""
     freq = rank_frequencies(counts, max_rank)
-    return float(np.abs(np.cumsum(freq / freq.sum()) - np.cumsum(_zipf_pmf(alpha, freq.size))).max())
+    return float(np.abs(np.cumsum(freq / freq.sum()) - np.cumsum(_zipf_pmf(alpha, freq.size, norm))).max())
 
 
 def rank_ks(counts_a, counts_b, max_rank: int = ZIPF_RANKS) -> float:
@@ -376,7 +387,10 @@ class Sample:
         before = np.where(gram_starts > 0, cumulative[np.maximum(gram_starts - 1, 0)], 0)
         out = []
         for n in grid:
-            docs = np.flatnonzero(self.lengths >= max(n, order))
+            if n < order:  # no n-gram fits in a shorter prefix
+                out.append(np.zeros(int((self.lengths >= n).sum()), dtype=np.int64))
+                continue
+            docs = np.flatnonzero(self.lengths >= n)
             at = gram_starts[docs] + n - order  # index of the last n-gram inside the prefix
             out.append(cumulative[at] - before[docs] if docs.size else np.zeros(0, dtype=np.int64))
         return out
@@ -406,6 +420,7 @@ def heaps_ks(sample: Sample, reference: Sample, min_docs: int = 5, order: int = 
     has fewer than ``min_docs`` documents are skipped. (nan, 0) when no length qualifies.
     """
     grid = length_grid(int(min(sample.lengths.max(), reference.lengths.max())))
+    grid = grid[grid >= order]  # shorter prefixes hold no n-gram: a distance of 0 there would say nothing
     distances = [ks_test(a, b).statistic for a, b in zip(sample.prefix_types(grid, order), reference.prefix_types(grid, order))
                  if a.size >= min_docs and b.size >= min_docs]
     return (float(np.mean(distances)) if distances else float("nan")), len(distances)
@@ -467,21 +482,21 @@ def _heaps_fit(sample: Sample) -> HeapsFit | None:
     return heaps_mle(lengths, sample.types()[positive])
 
 
-def describe(sample: Sample, max_rank: int = ZIPF_RANKS) -> dict[str, float]:
+def describe(sample: Sample, max_rank: int = ZIPF_RANKS, zipf_norm: str = "truncated") -> dict[str, float]:
     """Statistics of one sample: size, Zipf exponent and fit, Heaps fit, mean length / stopword / symbol share."""
-    alpha = zipf_mle(sample.counts, max_rank)
+    alpha = zipf_mle(sample.counts, max_rank, zipf_norm)
     heaps = _heaps_fit(sample)
     means = {f"{k}_mean": float(v.mean()) if v.size else float("nan") for k, v in per_document(sample).items()}
     return {
         "documents": int(sample.lengths.size), "tokens": int(sample.lengths.sum()), "types": int((sample.counts > 0).sum()),
-        "zipf_alpha": alpha, "zipf_ks": zipf_ks(sample.counts, alpha, max_rank),
+        "zipf_alpha": alpha, "zipf_ks": zipf_ks(sample.counts, alpha, max_rank, zipf_norm),
         "heaps_K": heaps.K if heaps else float("nan"), "heaps_beta": heaps.beta if heaps else float("nan"),
         **means,
     }
 
 
 def compare(sample: Sample, reference: Sample, tests: bool = True, n_resamples: int = 999, seed: int = 0,
-            max_rank: int = ZIPF_RANKS, order: int = 1) -> dict[str, float]:
+            max_rank: int = ZIPF_RANKS, order: int = 1, zipf_norm: str = "truncated") -> dict[str, float]:
     """Distances of ``sample`` to ``reference`` (the paper's Tables 2-3 and App. D), with p-values when ``tests``.
 
     Zipf: KS of the sample's rank-frequency distribution to Zipf(alpha_sample), to Zipf(alpha_reference)
@@ -489,9 +504,9 @@ def compare(sample: Sample, reference: Sample, tests: bool = True, n_resamples: 
     TVD. Per document (length, stopword share, symbol share): two-sample KS, and the difference in
     means. ``*_p`` are permutation p-values over documents (KS distances: scipy's ks_2samp p).
     """
-    out = describe(sample, max_rank)
-    ref_alpha = zipf_mle(reference.counts, max_rank)
-    out["zipf_ks_ref_alpha"] = zipf_ks(sample.counts, ref_alpha, max_rank)
+    out = describe(sample, max_rank, zipf_norm)
+    ref_alpha = zipf_mle(reference.counts, max_rank, zipf_norm)
+    out["zipf_ks_ref_alpha"] = zipf_ks(sample.counts, ref_alpha, max_rank, zipf_norm)
     out["rank_ks"] = rank_ks(sample.counts, reference.counts, max_rank)
     out["heaps_ks"], out["heaps_lengths"] = heaps_ks(sample, reference, order=order)
     if np.isfinite(out["heaps_beta"]):

@@ -56,6 +56,7 @@ class Options:
     baseline_draws: int = 10  # human samples drawn from the train split per sample size
     bigrams: bool = False  # type-token curves of bigrams as well
     backend: str = "hf"  # hf | vllm (GPU, large N; ancestral, nucleus and greedy)
+    reference_size: str = "sample"  # sample: compare with a seeded reference subsample of the sample's size (the paper: equal sizes) | all
 
 
 class TendenciesScorer(Scorer):
@@ -71,6 +72,8 @@ class TendenciesScorer(Scorer):
         bad = [s for s in self.strategies if s not in STRATEGIES]
         if bad or not self.strategies:
             raise ConfigError(f"tendencies: unknown strategy {', '.join(bad) or '(none)'}; choose from {', '.join(STRATEGIES)}")
+        if o.reference_size not in ("sample", "all"):
+            raise ConfigError(f"tendencies: reference_size must be sample or all, not {o.reference_size!r}")
         if o.unfinished not in ("keep", "drop"):
             raise ConfigError("tendencies: unfinished must be keep or drop")
         if o.backend not in ("hf", "vllm"):
@@ -93,7 +96,7 @@ class TendenciesScorer(Scorer):
     @property
     def settings(self) -> dict[str, object]:
         o = self.opts
-        analysis = {"unfinished": o.unfinished, "n_resamples": o.n_resamples, "baseline_draws": o.baseline_draws,
+        analysis = {"unfinished": o.unfinished, "reference_size": o.reference_size, "n_resamples": o.n_resamples, "baseline_draws": o.baseline_draws,
                     "bigrams": o.bigrams, "seed": o.seed}
         if o.samples:
             return {"samples": Path(o.samples).name, **analysis}
@@ -200,8 +203,9 @@ class TendenciesScorer(Scorer):
     # --- statistics -------------------------------------------------------------------------------
     def summarize(self, records: list[dict]) -> dict:
         o = self.opts
+        zipf_norm = "zeta" if self.faithful else "truncated"  # the paper's Table 2 implies zeta-normalised Zipf laws
         reference = stats.Sample.from_texts(self.reference)
-        ref_desc = stats.describe(reference)
+        ref_desc = stats.describe(reference, zipf_norm=zipf_norm)
         groups: dict[str, list[dict]] = {}
         for r in records:
             groups.setdefault(r["strategy"], []).append(r)
@@ -216,24 +220,34 @@ class TendenciesScorer(Scorer):
             except ValueError as exc:
                 skipped[name] = f"{len(recs)} samples, {len(kept)} kept: {exc}"
                 continue
-            result = stats.compare(sample, reference, tests=True, n_resamples=int(o.n_resamples), seed=int(o.seed))
+            size = int(sample.lengths.size)
+            ref = self._reference_of_size(reference, size)
+            result = stats.compare(sample, ref, tests=True, n_resamples=int(o.n_resamples), seed=int(o.seed), zipf_norm=zipf_norm)
+            result["reference_documents"] = int(ref.lengths.size)
             generated = any(r["finished"] is not None for r in recs)  # a samples file says nothing about EOS
             result.update(samples=len(recs), unfinished=unfinished / len(recs) if generated else None, kept=len(kept),
                           model_tokens_mean=_mean([r["model_tokens"] for r in recs]),
                           types_in_reference=_shared_types(sample, reference))
             if o.bigrams:
-                result["heaps_ks_bigrams"], _ = stats.heaps_ks(sample, reference, order=2)
+                result["heaps_ks_bigrams"], _ = stats.heaps_ks(sample, ref, order=2)
             result["curves"] = _curves(sample, o.bigrams)
             samples[name] = result
-            size = int(sample.lengths.size)
             if self.train and size not in baselines:
-                baselines[size] = self._human_baseline(reference, size)
+                baselines[size] = self._human_baseline(ref, size, zipf_norm)
         if not samples:
             raise DataFormatError("no strategy has enough samples to compare: " + "; ".join(f"{k}: {v}" for k, v in skipped.items()))
         return {"reference": {**ref_desc, "curves": _curves(reference, o.bigrams)}, "samples": samples, "skipped": skipped,
                 "human": {str(k): v for k, v in baselines.items()}, "perplexity": table1}
 
-    def _human_baseline(self, reference: stats.Sample, size: int) -> dict:
+    def _reference_of_size(self, reference: stats.Sample, size: int) -> stats.Sample:
+        """The reference compared with a sample of ``size`` documents: a seeded subsample of that size by default,
+        since the statistics (Zipf's alpha, rank KS, TVD) move with corpus size and the paper compares equal sizes."""
+        if self.opts.reference_size == "all" or size >= len(self.reference):
+            return reference
+        pick = np.sort(np.random.default_rng(self.opts.seed).choice(len(self.reference), size=size, replace=False))
+        return stats.Sample.from_texts(self.reference[i] for i in pick)
+
+    def _human_baseline(self, reference: stats.Sample, size: int, zipf_norm: str = "truncated") -> dict:
         """Mean and standard deviation of each distance over samples of ``size`` train documents (no tests)."""
         rng = np.random.default_rng(self.opts.seed)
         draws = []
@@ -241,7 +255,7 @@ class TendenciesScorer(Scorer):
         for _ in range(int(self.opts.baseline_draws) if size < len(self.train) else 1):
             pick = rng.choice(len(self.train), size=min(size, len(self.train)), replace=False)
             try:
-                draws.append(stats.compare(stats.Sample.from_texts(self.train[i] for i in pick), reference, tests=False))
+                draws.append(stats.compare(stats.Sample.from_texts(self.train[i] for i in pick), reference, tests=False, zipf_norm=zipf_norm))
             except ValueError:
                 continue
         keys = [k for k in (draws[0] if draws else {}) if isinstance(draws[0][k], float)]

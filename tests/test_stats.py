@@ -104,3 +104,27 @@ def test_sample_streams_texts_in_chunks():
 def test_sample_tvd_equals_the_dict_tvd():
     a, b = stats.Sample([["x", "y", "x"], ["z"]]), stats.Sample([["y", "y"], ["w", "x"]])
     assert stats.sample_tvd(a, b) == pytest.approx(stats.tvd({"x": 2, "y": 1, "z": 1}, {"y": 2, "w": 1, "x": 1}))
+
+
+def test_zeta_normalised_zipf_keeps_the_mass_beyond_the_last_rank():
+    """--faithful: the paper's Zipf law is zeta-normalised, so an exact Zipf sample of N ranks is at KS distance
+    1 - H(N, alpha) / zeta(alpha) from it (Table 2 never goes below that); the default truncated law fits exactly."""
+    from scipy import special
+
+    from wordbench.scorers import stats
+
+    alpha, n = 1.2, 2000
+    counts = np.round(1e9 * np.arange(1, n + 1, dtype=np.float64) ** -alpha)
+    assert stats.zipf_mle(counts, norm="truncated") == pytest.approx(alpha, abs=1e-3)
+    assert stats.zipf_ks(counts, alpha, norm="truncated") < 1e-6
+    tail = 1 - (np.arange(1, n + 1, dtype=np.float64) ** -alpha).sum() / special.zeta(alpha, 1)
+    assert stats.zipf_ks(counts, alpha, norm="zeta") == pytest.approx(tail, rel=1e-6)
+    assert stats.zipf_mle(counts, norm="zeta") > alpha  # the zeta MLE on truncated ranks overestimates alpha
+
+
+def test_bigram_prefix_of_one_token_holds_no_bigram():
+    from wordbench.scorers import stats
+
+    sample = stats.Sample.from_texts(["a b c", "a b", "c"])
+    one, two = sample.prefix_types([1, 2], order=2)
+    assert one.tolist() == [0, 0, 0] and two.tolist() == [1, 1]

@@ -282,3 +282,16 @@ def test_samples_file_cli(reference, tmp_path):
         read_samples(single)
     result = runner.invoke(cli, ["score", "tendencies", "--data", str(reference)])
     assert result.exit_code != 0 and "--samples" in result.output
+
+
+def test_each_sample_is_compared_with_a_reference_of_its_own_size():
+    from wordbench.benchmarks.registry import get
+    from wordbench.scorers import stats
+
+    scorer = get("tendencies").scorer()
+    scorer.reference = [f"line {i} of the reference ." for i in range(50)]
+    full = stats.Sample.from_texts(scorer.reference)
+    assert scorer._reference_of_size(full, 10).lengths.size == 10
+    assert scorer._reference_of_size(full, 80) is full
+    assert get("tendencies").scorer(reference_size="all")._reference_of_size(full, 10) is full
+    assert "reference_size" in scorer.settings
