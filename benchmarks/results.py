@@ -136,22 +136,19 @@ class RunFolder:
             os.fsync(f.fileno())
 
     def merge_ranks(self, order: list[str]) -> int:
-        """Move the rank files' records into records.jsonl in ``order`` of ids (each id once: the records of
+        """Move the rank files' records into records.jsonl in ``order`` of ids (each id once: the record of
         the first file that holds it, none already merged), then delete the rank files; returns how many."""
         files = self.rank_paths()
         if not files:
             return 0
         have = {r["id"] for r in self.records()}
-        pending: dict[str, list[dict]] = {}
+        pending: dict[str, dict] = {}
         for path in files:
-            seen: dict[str, list[dict]] = {}
-            for rec in self._read(path):
-                seen.setdefault(rec["id"], []).append(rec)
-            for key, recs in seen.items():
-                if key not in have:
-                    pending.setdefault(key, recs)
+            for rec in self._read(path):  # one record per id in a file (_read keeps the first)
+                if rec["id"] not in have:
+                    pending.setdefault(rec["id"], rec)
         pos = {key: i for i, key in enumerate(order)}
-        merged = [r for key in sorted(pending, key=lambda k: (pos.get(k, len(pos)), k)) for r in pending[key]]
+        merged = [pending[key] for key in sorted(pending, key=lambda k: (pos.get(k, len(pos)), k))]
         self.append(merged)
         for path in files:
             path.unlink()

@@ -74,8 +74,7 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     scorer.limit = limit  # a scorer that generates its items (tendencies) caps them by it too
     if not w.main:
         distributed.barrier(w)  # rank 0 builds the default data first: one build, no race on the cache
-    # ``data``: a folder, a file, HUB_ID@REV, None (the default build), or an already loaded (signature, data).
-    data_sig, dataset = data if isinstance(data, tuple) else load_data(name, data, progress=progress and w.main, faithful=scorer.faithful)
+    data_sig, dataset = load_data(name, data, progress=progress and w.main, faithful=scorer.faithful)
     if w.main:
         distributed.barrier(w)
     scorer.prepare(dataset)
@@ -180,8 +179,8 @@ def differing_settings(summaries: list[dict]) -> str:
 def leaderboard(runs: list[RunFolder]) -> str:
     """Several models' runs of one call: a table of the runs, then the benchmark's tables side by side."""
     rows = ["| model | family | dtype | n | items/s | run |", "|---|---|---|---|---|---|"]
-    for run in runs:
-        s = run.summary()
+    summaries = [run.summary() for run in runs]
+    for run, s in zip(runs, summaries):
         m = s["model"]
         rows.append(f"| {m['name']} | {m['family']} | {m['dtype']} | {s['n']} | {s.get('items_per_s') or '–'} | `{run.path}` |")
-    return f"# Leaderboard: {runs[0].summary()['benchmark']}\n\n" + "\n".join(rows) + "\n\n" + report([r.path for r in runs])
+    return f"# Leaderboard: {summaries[0]['benchmark']}\n\n" + "\n".join(rows) + "\n\n" + report([r.path for r in runs])
