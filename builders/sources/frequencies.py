@@ -18,7 +18,7 @@ from typing import Iterable
 
 from ..errors import SourceError
 from .base import SourceInfo, sha8
-from .corpora import GENSIM_WIKI, corpus_files, iter_corpus_lines
+from .corpora import corpus_files, iter_corpus_lines
 
 PER_BILLION = 1e9
 WIKITEXT103_TRAIN_TOKENS = 103_227_021  # Dudy & Bedrick's counts are in WikiText-103's train split
@@ -117,7 +117,7 @@ def load_frequencies(spec: str = "wordfreq") -> Frequencies:
         parts = spec.split(":")[1:]
         return wordfreq_frequencies(*parts)
     procs = num_proc()
-    if procs > 1 and spec != GENSIM_WIKI and not spec.startswith("hf:"):
+    if procs > 1 and Path(spec).expanduser().exists():  # local files (not gensim-wiki, offline-en or hf:)
         from .parallel_count import count_files
 
         return corpus_frequencies((), spec, counts=count_files(corpus_files(spec), procs))
