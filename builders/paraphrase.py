@@ -25,13 +25,12 @@ import datasets
 
 from .base import Builder
 from .errors import ConfigError
-from .paraphrase_format import files_in, read_sets
+from .paraphrase_format import SETS, files_in, read_sets
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_lines
 from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, load_frequencies
 from .sources.wordnet import load_wordnet
 
-SETS = ("rare", "common")
 NOUN = re.compile(r"[a-z]{3,}")
 # A corpus carrier uses x as a common noun right after one of these: they take singular and plural, count
 # and mass nouns alike, so the hypernym and the sibling fit after them too ("a progress" cannot arise).

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
+from wordbench.builders.paraphrase_format import SETS
+
 from . import plots
 from .base import Scorer
-
-SETS = ("rare", "common")
 
 
 def bertscore_f1(cand: np.ndarray, ref: np.ndarray) -> float:

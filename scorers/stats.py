@@ -239,7 +239,7 @@ def sample_tvd(a: "Sample", b: "Sample") -> float:
     p, q = np.zeros(len(index)), np.zeros(len(index))
     p[: len(a.vocab)] = a.counts
     np.add.at(q, b_to_a, b.counts)
-    return float(0.5 * np.abs(p / p.sum() - q / q.sum()).sum())
+    return float(UNIGRAM_STATISTICS["tvd"](p[None], q[None])[0])
 
 
 def _unigram_permutation(matrix: sparse.csr_matrix, n_a: int, statistic: str, n_resamples: int, seed: int) -> TestResult:

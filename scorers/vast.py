@@ -49,7 +49,7 @@ class Options:
     seed: int = 0
 
 
-CHOICES = {"null_pcs": None, "pca_basis": ("union", "run"), "polar_filter": ("tokenization", "all", "none"), "bos": ("auto", "none")}
+CHOICES = {"pca_basis": ("union", "run"), "polar_filter": ("tokenization", "all", "none"), "bos": ("auto", "none")}
 
 
 # --- the math -------------------------------------------------------------------------------------
@@ -178,7 +178,7 @@ class VASTScorer(Scorer):
         if o.tokenization_setting not in SETTINGS:
             raise ConfigError(f"vast: tokenization_setting must be one of {', '.join(SETTINGS)}")
         for key, allowed in CHOICES.items():
-            if allowed and getattr(o, key) not in allowed:
+            if getattr(o, key) not in allowed:
                 raise ConfigError(f"vast: {key} must be one of {', '.join(allowed)}")
         if str(o.null_pcs) not in ("paper", "best") and not str(o.null_pcs).isdigit():
             raise ConfigError("vast: null_pcs must be paper, best or a number of components")

@@ -93,11 +93,7 @@ class WNLaMProScorer(Scorer):
     Options = Options
 
     def __init__(self, **options):
-        super().__init__(**options)
-        from wordbench.builders.base import parse_bool
-
-        if self.opts.word_start_only is not None:
-            self.opts.word_start_only = parse_bool("word_start_only", self.opts.word_start_only)
+        super().__init__(**options)  # word_start_only is typed there (true/false/None)
         self._family: str | None = None
         self._labels: dict[int, list[str]] = {}
 

@@ -86,12 +86,16 @@ def load_lexicon(spec: str = "vader", word_column: str | None = None, valence_co
     return _from_rows(path.stem, _csv_rows(path), word_column, valence_column, scale, path.name, f"{path.stem}-{file_sha8(path)}")
 
 
-def _csv_rows(path: Path):
-    """(line number, row dict) of a CSV or TSV file (delimiter sniffed), every value as text."""
-    text = read_utf8(path, "lexicon")
+def csv_reader(text: str) -> csv.DictReader:
+    """A DictReader over CSV/TSV/;-separated text, the delimiter sniffed from the header line."""
     header = text.split("\n", 1)[0]
     delimiter = max(("\t", ";", ","), key=lambda d: (header.count(d), d == ","))
-    reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
+    return csv.DictReader(io.StringIO(text), delimiter=delimiter)
+
+
+def _csv_rows(path: Path):
+    """(line number, row dict) of a CSV or TSV file (delimiter sniffed), every value as text."""
+    reader = csv_reader(read_utf8(path, "lexicon"))
     return path, reader.fieldnames or [], ((reader.line_num, row) for row in reader)
 
 

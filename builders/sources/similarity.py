@@ -9,14 +9,13 @@ tags are removed). A malformed line is an error naming file and line.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DataFormatError, SourceError
 from .base import SourceInfo, file_sha8, read_utf8
+from .lexica import csv_reader
 
 TASKS = {"ws353": "WordSim-353 (Finkelstein et al. 2001)", "simlex": "SimLex-999 (Hill et al. 2015)",
          "rw": "Stanford Rare Words (Luong et al. 2013)", "men": "MEN (Bruni et al. 2014)"}
@@ -52,8 +51,7 @@ def _score(path: Path, line: int, raw: str) -> float:
 
 
 def _table(path: Path, text: str, w1: str, w2: str, score: str):
-    header = text.split("\n", 1)[0]
-    reader = csv.DictReader(io.StringIO(text), delimiter="\t" if header.count("\t") > header.count(",") else ",")
+    reader = csv_reader(text)
     missing = [c for c in (w1, w2, score) if c not in (reader.fieldnames or [])]
     if missing:
         raise DataFormatError(f"{path}: no column {', '.join(repr(c) for c in missing)} (columns: {', '.join(reader.fieldnames or [])})")

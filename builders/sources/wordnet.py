@@ -167,20 +167,15 @@ def _with_info(reader, origin: str):
 _GLOSS_WORD = re.compile(r"[a-z][a-z.-]*[a-z]|[a-z]")
 
 
+@functools.lru_cache(maxsize=4)
 def gloss_words(wn) -> frozenset[str]:
     """Words of WordNet's own running text (every gloss and example sentence, about 1.5M tokens),
     lower-cased, with the base forms WordNet's morphology gives them (``kumquats`` attests ``kumquat``)."""
-    key = id(wn)
-    if key not in _GLOSS_CACHE:
-        forms: set[str] = set()
-        for synset in wn.all_synsets():
-            forms.update(_GLOSS_WORD.findall(" ".join([synset.definition(), *synset.examples()]).lower()))
-        base = {b for f in forms for pos in "nav" for b in wn._morphy(f, pos)}
-        _GLOSS_CACHE[key] = frozenset(forms | base)
-    return _GLOSS_CACHE[key]
-
-
-_GLOSS_CACHE: dict[int, frozenset[str]] = {}
+    forms: set[str] = set()
+    for synset in wn.all_synsets():
+        forms.update(_GLOSS_WORD.findall(" ".join([synset.definition(), *synset.examples()]).lower()))
+    base = {b for f in forms for pos in "nav" for b in wn._morphy(f, pos)}
+    return frozenset(forms | base)
 
 
 def tagged_counts(wn, word: str) -> dict[str, tuple[int, int]]:
