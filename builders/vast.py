@@ -248,7 +248,7 @@ class VASTBuilder(Builder):
                 context, start, end = _ending_in(template_context(word, "bleached", float("nan"), config.phrase), word)
                 rows.append({"id": f"weat-{name}-{word}", "word": word, "group": f"weat:{name}", "setting": "bleached",
                              "valence": float("nan"), "valence9": float("nan"), "context": context, "start": start, "end": end, **base})
-        out = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
+        out = {}
         tasks = self._similarity(config)
         if tasks:  # each task's words in the bleached setting; the pairs in their own config
             pairs = []
@@ -259,9 +259,9 @@ class VASTBuilder(Builder):
                                  "valence": float("nan"), "valence9": float("nan"), "context": context, "start": start, "end": end, **base})
                 pairs += [{"id": f"{task.name}-{n:05d}", "task": task.name, "word1": a, "word2": b, "score": score}
                           for n, (a, b, score) in enumerate(task.pairs, 1)]
-            out["default"] = datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})
             out["similarity"] = datasets.DatasetDict({"test": datasets.Dataset.from_list(pairs, features=PAIR_FEATURES)})
-        return out
+        # the lexicon, polar, WEAT and similarity-word rows, built once
+        return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)}), **out}
 
     def summary(self, data: dict[str, datasets.DatasetDict]) -> str:
         ds = data["default"]["test"]

@@ -90,6 +90,7 @@ class TendenciesScorer(Scorer):
         self.limit: int | None = None  # --limit (set by the runner): also caps n
         self._vllm = None
         self._greedy: dict = {}
+        self._references: dict[int, stats.Sample] = {}  # reference subsamples by size (reference_size=sample)
         self._trigram = None
         self._max_new: int | None = None
 
@@ -129,6 +130,7 @@ class TendenciesScorer(Scorer):
         """The reference is the selected rows; the items are the samples to generate (or read), and with
         ``perplexity`` the reference lines to score (Table 1)."""
         self.reference = [r["text"] for r in rows]
+        self._references = {}
         if len(self.reference) < 2:
             raise ConfigError(f"the reference has {len(self.reference)} document(s); the statistics need at least 2")
         if self.opts.samples:
@@ -244,8 +246,10 @@ class TendenciesScorer(Scorer):
         since the statistics (Zipf's alpha, rank KS, TVD) move with corpus size and the paper compares equal sizes."""
         if self.opts.reference_size == "all" or size >= len(self.reference):
             return reference
-        pick = np.sort(np.random.default_rng(self.opts.seed).choice(len(self.reference), size=size, replace=False))
-        return stats.Sample.from_texts(self.reference[i] for i in pick)
+        if size not in self._references:  # strategies of one size share it
+            pick = np.sort(np.random.default_rng(self.opts.seed).choice(len(self.reference), size=size, replace=False))
+            self._references[size] = stats.Sample.from_texts(self.reference[i] for i in pick)
+        return self._references[size]
 
     def _human_baseline(self, reference: stats.Sample, size: int, zipf_norm: str = "truncated") -> dict:
         """Mean and standard deviation of each distance over samples of ``size`` train documents (no tests)."""
