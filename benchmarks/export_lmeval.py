@@ -58,12 +58,14 @@ def export(name: str, data: str | None, out: Path, split: str = "test", config: 
         raise ConfigError(f"{name} cannot be expressed as lm-eval tasks (only {', '.join(EXPORTABLE)}; README: 'lm-eval export')")
     from .registry import get
 
-    scorer = get(name).scorer()
+    # The minpairs scorer checks the prompt and reads "\n" in ``end`` as it does when scoring.
+    given = {"prompt": prompt, "end": end} if name == "minpairs" else {}
+    scorer = get(name).scorer(**{k: v for k, v in given.items() if v is not None})
     signature, dataset = load_data(name, data, progress=False)
     rows = select(dataset, config, split, limit, scorer=scorer)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    docs = _minpairs(rows, scorer, prompt, end, seq2seq) if name == "minpairs" else {"": rows}
+    docs = _minpairs(rows, scorer, seq2seq) if name == "minpairs" else {"": rows}
     written = []
     for key, group_rows in docs.items():
         task = f"wordbench_{name}" + (f"_{key}" if key else "")
@@ -91,13 +93,10 @@ def _dump(path: Path, spec: dict) -> Path:
     return path
 
 
-def _minpairs(rows: list[dict], scorer, prompt: str | None, end: str | None, seq2seq: bool) -> dict[str, list[dict]]:
+def _minpairs(rows: list[dict], scorer, seq2seq: bool) -> dict[str, list[dict]]:
     """Docs per ``<phenomenon>_<reference type>``: the context and the two choices exactly as wordbench scores them
     (causal: the translation prompt, then " " + variant + end; seq2seq: the source, then the variant)."""
-    from wordbench.scorers.translate import check_prompt
-
-    prompt = check_prompt(prompt) if prompt else scorer.opts.prompt
-    end = scorer.opts.end if end is None else end.replace("\\n", "\n")
+    prompt, end = scorer.opts.prompt, scorer.opts.end
     groups: dict[str, list[dict]] = {}
     for row in rows:
         context = row["source"] if seq2seq else prompt.format(source=row["source"])

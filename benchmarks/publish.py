@@ -6,15 +6,14 @@ same benchmark (or with ``force``); a published tag is never moved; the token is
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
 from pathlib import Path
 
-from wordbench.builders.errors import ConfigError, WordbenchError
+from wordbench.builders.errors import ConfigError, DataFormatError, WordbenchError
 
-from .hub import SIGNATURE_FILE, _load_folder, build, card_text
+from .hub import SIGNATURE_FILE, _load_folder, _read_meta, build, card_text
 from .registry import get
 
 LOGIN_HINT = "log in with 'hf auth login', set HF_TOKEN, or pass --token"
@@ -58,8 +57,8 @@ def check_target(folder: Path, name: str, force: bool = False) -> list[str]:
     if not any(folder.iterdir()):
         return []
     try:
-        meta = json.loads((folder / SIGNATURE_FILE).read_text())
-    except (OSError, ValueError):
+        meta = _read_meta(folder) or {}
+    except DataFormatError:  # a corrupt signature.json: not a folder wordbench can vouch for
         meta = {}
     ours = meta.get("benchmark") == name and (folder / "README.md").is_file()
     if ours:

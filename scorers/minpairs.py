@@ -146,7 +146,7 @@ class MinPairsScorer(Scorer):
     def _groups(summaries: list[dict]) -> dict[str, list[dict]]:
         """Runs by label: model + data set (the data set named when the runs differ in it); runs of one model
         trained with different seeds (a name ending in -seedN, _sN, ...) share a label and are averaged."""
-        data = {s.get("data") or s["signature"].split("|model:")[0] for s in summaries}
+        data = {data_label(s) for s in summaries}
         out: dict[str, list[dict]] = {}
         for s in summaries:
             label = SEED_SUFFIX.sub("", s["model"]["name"])
