@@ -96,6 +96,11 @@ class ScoringModel:
         """Tokens whose text holds a newline (generation can stop at the first: one line per sample)."""
         return {i for i in range(len(self.tokenizer)) if "\n" in self.tokenizer.decode([i])}
 
+    def stop_ids(self, stop_at_newline: bool = False) -> set[int]:
+        """Tokens that end a generated text: EOS, and with ``stop_at_newline`` any token holding a newline."""
+        eos = self.tokenizer.eos_token_id
+        return ({eos} if eos is not None else set()) | (self.newline_ids if stop_at_newline else set())
+
     def __init__(self, model, tokenizer, info: ModelInfo, device: torch.device, batch_size: int | str = "auto"):
         self.model = model.eval()
         self.tokenizer = tokenizer

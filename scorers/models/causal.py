@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -18,6 +19,20 @@ class Generation:
     text: str  # the continuation, special tokens removed
     tokens: int  # model tokens generated (EOS included)
     finished: bool  # ended with EOS; False = cut at max_new_tokens
+
+
+def check_strategy(strategy: str) -> None:
+    if strategy not in STRATEGIES + SEARCHES:
+        raise ValueError(f"strategy must be one of {', '.join(STRATEGIES + SEARCHES[1:])}, not {strategy!r}")
+
+
+@contextlib.contextmanager
+def seeded(device: torch.device, seed: int):
+    """Sampling seeded for one generate call, without touching the caller's random state."""
+    devices = [device.index or 0] if device.type == "cuda" else []
+    with torch.random.fork_rng(devices=devices):
+        torch.manual_seed(seed)
+        yield
 
 
 def generation_config(strategy: str, max_new_tokens: int, top_p: float, beams: int, stops: set[int], **special):
@@ -184,12 +199,10 @@ class CausalLM(ScoringModel):
         The model's own generation defaults (top-k, temperature, repetition penalty) are not used.
         ``stop_at_newline`` ends a continuation at its first token holding a newline (prompted translation).
         """
-        if strategy not in STRATEGIES + SEARCHES:
-            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES + SEARCHES[1:])}, not {strategy!r}")
+        check_strategy(strategy)
         if self.bos_id is None and any(not p for p in prompts):
             raise ValueError(f"{self.info.name} has no BOS or EOS token to start from: give prompts")
-        eos = self.tokenizer.eos_token_id
-        stops = ({eos} if eos is not None else set()) | (self.newline_ids if stop_at_newline else set())
+        stops = self.stop_ids(stop_at_newline)
         config = generation_config(strategy, max_new_tokens, top_p, beams, stops, pad_token_id=self.pad_id, bos_token_id=self.bos_id)
         encoded = [self.encode(p.rstrip()).ids for p in prompts]
 
@@ -199,9 +212,7 @@ class CausalLM(ScoringModel):
             out = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=config)
             return [finish_generation(self.tokenizer, row, stops) for row in out[:, width:].tolist()]
 
-        devices = [self.device.index or 0] if self.device.type == "cuda" else []
-        with torch.random.fork_rng(devices=devices):
-            torch.manual_seed(seed)
+        with seeded(self.device, seed):
             return self.batched(encoded, [len(e) for e in encoded], run, f"generate ({strategy})")
 
 

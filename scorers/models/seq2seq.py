@@ -19,7 +19,7 @@ from typing import Sequence
 import torch
 
 from .base import Encoded, LineSteps, ModelError, ScoringModel
-from .causal import SEARCHES, STRATEGIES, finish_generation, generation_config
+from .causal import check_strategy, finish_generation, generation_config, seeded
 
 REDUCTIONS = ("mean", "sum")
 INFILL = ("auto", "sentinel", "mask")
@@ -229,14 +229,11 @@ class Seq2SeqLM(ScoringModel):
         An empty prompt generates unconditionally: the source is the gap alone (``<extra_id_0>`` or ``<mask>``),
         the decoder starts as in infilling, and a sentinel or EOS ends the text.
         """
-        if strategy not in STRATEGIES + SEARCHES:
-            raise ValueError(f"strategy must be one of {', '.join(STRATEGIES + SEARCHES[1:])}, not {strategy!r}")
+        check_strategy(strategy)
         if any(not p for p in prompts) and self.infill is None:
             raise ModelError(f"{self.info.name} has no {SENTINEL} sentinel or mask token, so it cannot generate without a source: "
                              "give prompts as sources (tendencies: --option prompts=FILE)")
-        eos = self.tokenizer.eos_token_id
-        stops = ({eos} if eos is not None else set()) | (self.sentinel_ids if self.infill == "sentinel" else set())
-        stops |= self.newline_ids if stop_at_newline else set()
+        stops = self.stop_ids(stop_at_newline) | (self.sentinel_ids if self.infill == "sentinel" else set())
         config = generation_config(strategy, max_new_tokens, top_p, beams, stops, pad_token_id=self.pad_id,
                                    decoder_start_token_id=self.decoder_start_id, forced_bos_token_id=None, forced_eos_token_id=None)
         target_pre = self._frames[2]
@@ -249,9 +246,7 @@ class Seq2SeqLM(ScoringModel):
             return [finish_generation(self.tokenizer, row, stops) for row in out[:, dec.shape[1] :].tolist()]
 
         out: list = [None] * len(items)
-        devices = [self.device.index or 0] if self.device.type == "cuda" else []
-        with torch.random.fork_rng(devices=devices):
-            torch.manual_seed(seed)
+        with seeded(self.device, seed):
             for prefix in dict.fromkeys(tuple(d) for _, d in items):  # one decoder prefix per batch
                 idx = [n for n, (_, d) in enumerate(items) if tuple(d) == prefix]
                 for n, g in zip(idx, self.batched([items[n] for n in idx], [len(items[n][0]) for n in idx], run, f"generate ({strategy})")):
