@@ -140,9 +140,10 @@ class Seq2SeqLM(ScoringModel):
         """Log-softmax of the decoder's last position for each ``(source, decoder prefix)``: [batch, vocab]."""
         src, src_mask = self.pad([b[0] for b in batch])
         dec, dec_mask = self.pad([b[1] for b in batch])
-        logits = self.model(input_ids=src, attention_mask=src_mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask).logits
-        last = torch.tensor([len(b[1]) - 1 for b in batch], device=logits.device)
-        return torch.log_softmax(logits[torch.arange(len(batch), device=logits.device), last].float(), -1)
+        last = torch.tensor([len(b[1]) - 1 for b in batch], device=self.device)
+        with self.head_at(torch.arange(len(batch), device=self.device), last) as pick:  # the head at the last position only
+            logits = self.model(input_ids=src, attention_mask=src_mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask).logits
+        return torch.log_softmax(pick(logits).float(), -1)
 
     def _word_steps(self, lines):
         return _Seq2SeqLineSteps(self, lines)
