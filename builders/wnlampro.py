@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -21,10 +21,11 @@ import datasets
 from .base import Builder
 from .errors import ConfigError, DataFormatError
 from .sources.base import SourceInfo
+from .sources.dictionary import load_dictionary
 from .sources.frequencies import Frequencies, bin_of, load_frequencies, zipf
 from .sources.stopwords import CLOSED_CLASS
 from .sources.vocab import load_reference_tokenizer, single_token_words
-from .sources.wordnet import dominant_use, gloss_words, load_wordnet, tagged_counts
+from .sources.wordnet import dominant_use, first_sense_pos, gloss_words, load_wordnet, tagged_counts
 
 RELATIONS = ("antonym", "hypernym", "cohyponym", "corruption")
 BINS = ("rare", "medium", "frequent")
@@ -37,8 +38,13 @@ PAPER_TABLE4 = {  # entries per bin in the paper's Table 4
     "corruption": (2880, 0, 0),
 }
 
-RARE_WORDS = ("glosses", "wordnet", "none")  # how a word wordfreq does not list can enter V (Config.rare_words)
+RARE_WORDS = ("dictionary", "glosses", "wordnet", "none")  # how a word wordfreq does not list can enter V (Config.rare_words)
+ANTONYM_SCOPES = ("sense", "lemma")
 CORRUPTION_SOURCES = ("keywords", "vocabulary")
+COHYPONYM_PATHS = ("keyword", "hypernym")
+POS_RULES = ("dominant", "first-sense", "any")
+CHOICES = {"rare_words": RARE_WORDS, "corruption_source": CORRUPTION_SOURCES, "pos_rule": POS_RULES,
+           "cohyponym_path": COHYPONYM_PATHS, "antonym_scope": ANTONYM_SCOPES}
 
 _List = getattr(datasets, "List", datasets.Sequence)
 FEATURES = datasets.Features(
@@ -75,15 +81,30 @@ class Config:
     cohyponym_hypernym_distance: int = 2
     cohyponym_min_depth: int = 6  # "hypernyms as above"
     cohyponym_hyponym_distance: int = 4
+    # what the 4 bounds: "keyword", the path keyword -> hypernym -> cohyponym ("path distance", as the paper
+    # measures hypernyms from the keyword); "hypernym": 4 steps below each hypernym (wordbench 1.1.0)
+    cohyponym_path: str = "keyword"
     cohyponym_min_targets: int = 10
     cohyponym_max_targets: int = 50
     corruption_max_key_count: float = 10.0  # drop a corrupted key that is a word this frequent
     # V with wordfreq, whose list stops near 10 per billion: a word it does not list is unattested unless
     # "glosses": it is a single word attested in WordNet's glosses/examples or sense-tagged counts (rare);
+    # "dictionary": that, or listed by an English dictionary word list (``dictionary``; wordbench 1.2.0);
     # "wordnet": every WordNet lemma is in V and rare (wordbench 1.0.0); "none": the rare bin stays empty.
-    rare_words: str = "glosses"
+    rare_words: str = "dictionary"
+    dictionary: str | None = None  # word list for rare_words=dictionary; None: SCOWL size 70 (Debian wamerican-huge)
+    # "lemma": the keyword's own antonym pointers in its most frequent sense (WordNet's antonymy is a relation
+    # between word forms); "sense": the antonyms of any lemma of that sense, as the authors' code (their
+    # unaccessible -> accessible needs it; --faithful)
+    antonym_scope: str = "lemma"
     keep_closed_class: bool = False  # keep closed-class keywords (NLTK English stopwords, single letters)
-    any_pos: bool = False  # drop the dominant-use condition (any WordNet adjective / noun is a keyword)
+    # the part of speech of keywords and targets: "dominant" (more than half the word's sense-tagged uses, a
+    # participle's verb counted), "first-sense" (the pos of nltk's wn.synsets(w)[0], which lists nouns first:
+    # the authors' code, as their Table 4 and one-POS-per-word file suggest; --faithful), "any" (no condition)
+    pos_rule: str = "dominant"
+    # targets pass the keyword conditions too (not closed-class, the relation's part of speech in their dominant
+    # use), as the original file's per-target POS suggests; False: any lemma of the related synsets (1.1.0)
+    clean_targets: bool = True
     corruption_source: str = "keywords"  # frequent keywords of the other relations, or "vocabulary": every noun/adjective of V
     dev_fraction: float = 0.1
     seed: int = 0
@@ -96,6 +117,19 @@ class _Context:
     freq: Frequencies
     targets: set[str]  # T
     config: Config
+    dictionary: frozenset[str] = frozenset()  # rare_words=dictionary
+    _pos_cache: dict = field(default_factory=dict)
+
+    def has_pos(self, word: str, pos: str) -> bool:
+        """``word`` is a ``pos`` word by ``Config.pos_rule`` (``--faithful``: the authors' first sense)."""
+        rule = "first-sense" if self.config.faithful else self.config.pos_rule
+        if rule == "any":
+            return True
+        if (word, pos) not in self._pos_cache:
+            self._pos_cache[word, pos] = (
+                first_sense_pos(self.wn, word) == pos if rule == "first-sense" else dominant_use(self.wn, word, pos)
+            )
+        return self._pos_cache[word, pos]
 
     def in_vocabulary(self, word: str) -> bool:
         """V: words of the regex attested in the frequency source (see ``Config.rare_words`` for wordfreq)."""
@@ -105,16 +139,21 @@ class _Context:
             return True
         if not self.freq.missing_is_rare or self.config.rare_words == "none" or not word.isalpha():
             return False  # wordfreq splits hyphens and dots: it cannot say such a compound is rare
+        if self.config.rare_words == "dictionary" and word in self.dictionary:
+            return True
         return word in gloss_words(self.wn) or any(c for c, _ in tagged_counts(self.wn, word).values())
 
     def keyword(self, word: str, pos: str) -> bool:
-        """A keyword of V: attested, not closed-class, ``pos`` in its dominant use."""
+        """A keyword of V: attested, not closed-class, a ``pos`` word by ``Config.pos_rule``."""
         c = self.config
-        return (
-            self.in_vocabulary(word)
-            and (c.keep_closed_class or word not in CLOSED_CLASS)
-            and (c.any_pos or dominant_use(self.wn, word, pos))
-        )
+        return self.in_vocabulary(word) and (c.keep_closed_class or word not in CLOSED_CLASS) and self.has_pos(word, pos)
+
+    def target(self, word: str, pos: str) -> bool:
+        """A target word: in T and, with ``clean_targets``, a ``pos`` word by the keyword conditions."""
+        if word not in self.targets:
+            return False
+        c = self.config
+        return not c.clean_targets or ((c.keep_closed_class or word not in CLOSED_CLASS) and self.has_pos(word, pos))
 
     def bin(self, word: str) -> str:
         c = self.config
@@ -156,33 +195,41 @@ def _senses(ctx: _Context, word: str, pos: str) -> list:
     return [lemma.synset() for lemma in ctx.wn.lemmas(word, pos) if lemma.name() == word]
 
 
-def _hypernyms(ctx: _Context, word: str, max_distance: int, min_depth: int) -> set:
-    found = set()
+def _hypernyms(ctx: _Context, word: str, max_distance: int, min_depth: int) -> dict:
+    """Hypernyms of the keyword's most frequent noun senses at least ``min_depth`` deep, with their distance."""
+    found: dict = {}
     for sense in _senses(ctx, word, "n")[: ctx.config.senses]:
-        found.update(h for h in _closure(sense, _up, max_distance) if h.min_depth() >= min_depth)
+        for h, distance in _closure(sense, _up, max_distance).items():
+            if h.min_depth() >= min_depth:
+                found[h] = min(distance, found.get(h, distance))
     return found
 
 
 def antonym_targets(ctx: _Context, word: str) -> list[str]:
-    """Antonyms of the adjective's most frequent sense that are in T."""
+    """Antonyms of the adjective's most frequent sense that are in T (``Config.antonym_scope``)."""
     lemmas = [lemma for lemma in ctx.wn.lemmas(word, "a") if lemma.name() == word]
     if not lemmas:
         return []
-    antonyms = {a.name() for a in lemmas[0].antonyms()}
-    return ctx.most_frequent((a for a in antonyms if a in ctx.targets and a != word), len(antonyms))
+    sense_scope = ctx.config.faithful or ctx.config.antonym_scope == "sense"
+    sources = lemmas[0].synset().lemmas() if sense_scope else lemmas[:1]
+    antonyms = {a.name() for lemma in sources for a in lemma.antonyms()}
+    return ctx.most_frequent((a for a in antonyms if a != word and ctx.target(a, "a")), len(antonyms))
 
 
 def hypernym_targets(ctx: _Context, word: str) -> list[str]:
     c = ctx.config
     hypernyms = _hypernyms(ctx, word, c.hypernym_max_distance, c.hypernym_min_depth)
-    valid = {w for h in hypernyms for w in _lemma_words(h) if w in ctx.targets and w != word}
+    valid = {w for h in hypernyms for w in _lemma_words(h) if w != word and ctx.target(w, "n")}
     return ctx.most_frequent(valid, c.hypernym_max_targets) if len(valid) >= c.hypernym_min_targets else []
 
 
 def cohyponym_targets(ctx: _Context, word: str, hyponym_words: Callable) -> list[str]:
+    """Target words ``hyponym_words(h, depth)`` below the keyword's near hypernyms (``Config.cohyponym_path``)."""
     c = ctx.config
     hypernyms = _hypernyms(ctx, word, c.cohyponym_hypernym_distance, c.cohyponym_min_depth)
-    valid = set().union(*(hyponym_words(h) for h in hypernyms)) - {word} if hypernyms else set()
+    budget = c.cohyponym_hyponym_distance
+    depth = {h: budget - d if c.cohyponym_path == "keyword" else budget for h, d in hypernyms.items()}
+    valid = set().union(*(hyponym_words(h, k) for h, k in depth.items())) - {word} if hypernyms else set()
     return ctx.most_frequent(valid, c.cohyponym_max_targets) if len(valid) >= c.cohyponym_min_targets else []
 
 
@@ -208,38 +255,42 @@ def corrupt(word: str, rng: random.Random) -> str:
 
 class WNLaMProBuilder(Builder):
     name = "wnlampro"
-    version = "1.1.0"
+    version = "1.2.0"
     Config = Config
 
     def _resolve(self, config: Config):
-        if config.rare_words not in RARE_WORDS:
-            raise ConfigError(f"rare_words must be one of {', '.join(RARE_WORDS)}, got '{config.rare_words}'")
-        if config.corruption_source not in CORRUPTION_SOURCES:
-            raise ConfigError(f"corruption_source must be one of {', '.join(CORRUPTION_SOURCES)}, got '{config.corruption_source}'")
+        for key, choices in CHOICES.items():
+            if getattr(config, key) not in choices:
+                raise ConfigError(f"{key} must be one of {', '.join(choices)}, got '{getattr(config, key)}'")
         wn, wn_info = load_wordnet(config.wordnet)
         freq = load_frequencies(config.frequencies)
         tok, tok_info = load_reference_tokenizer(config.tokenizer)
-        return wn, freq, tok, [wn_info, freq.info, tok_info]
+        infos = [wn_info, freq.info, tok_info]
+        words: frozenset[str] = frozenset()
+        if config.rare_words == "dictionary" and freq.missing_is_rare:  # only a cut list (wordfreq) needs it
+            words, dict_info = load_dictionary(config.dictionary)
+            infos.append(dict_info)
+        return wn, freq, tok, words, infos
 
     def sources(self, config: Config) -> list[SourceInfo]:
-        return self._resolve(config)[3]
+        return self._resolve(config)[-1]
 
     def build(self, config: Config, progress: bool = True) -> dict[str, datasets.DatasetDict]:
         from tqdm.auto import tqdm
 
-        wn, freq, tok, _ = self._resolve(config)
+        wn, freq, tok, dictionary, _ = self._resolve(config)
         nouns = sorted(w for w in wn.all_lemma_names("n") if WORD.fullmatch(w))
         adjectives = sorted(w for w in wn.all_lemma_names("a") if WORD.fullmatch(w))
         every = sorted({w for pos in "nvar" for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)})
-        ctx = _Context(wn, freq, single_token_words(tok, every), config)
+        ctx = _Context(wn, freq, single_token_words(tok, every), config, dictionary)
 
         hyponym_cache: dict = {}
 
-        def hyponym_words(h) -> set[str]:
-            if h not in hyponym_cache:
-                below = _closure(h, _down, config.cohyponym_hyponym_distance)
-                hyponym_cache[h] = {w for s in below for w in _lemma_words(s) if w in ctx.targets}
-            return hyponym_cache[h]
+        def hyponym_words(h, depth: int) -> set[str]:
+            if (h, depth) not in hyponym_cache:
+                below = _closure(h, _down, depth)
+                hyponym_cache[h, depth] = {w for s in below for w in _lemma_words(s) if ctx.target(w, "n")}
+            return hyponym_cache[h, depth]
 
         rows: list[dict] = []
 

@@ -178,21 +178,34 @@ def gloss_words(wn) -> frozenset[str]:
     return frozenset(forms | base)
 
 
-def tagged_counts(wn, word: str) -> dict[str, tuple[int, int]]:
+def tagged_counts(wn, word: str, verb_forms: bool = False) -> dict[str, tuple[int, int]]:
     """Per part of speech (n, v, a with satellites, r): (summed sense-tagged count of ``word``'s own
-    lemmas in WordNet's ``cntlist``, number of its senses)."""
+    lemmas in WordNet's ``cntlist``, number of its senses). ``verb_forms``: a word that is an inflected
+    form of a verb (``made`` of make, by WordNet's morphology) also counts that verb's senses."""
     out = {}
     for pos in "nvar":
         lemmas = [lemma for lemma in wn.lemmas(word, pos) if lemma.name() == word]
+        if pos == "v" and verb_forms:
+            bases = [b for b in wn._morphy(word, "v") if b != word]
+            lemmas += [lemma for b in bases for lemma in wn.lemmas(b, "v") if lemma.name() == b]
         out[pos] = (sum(lemma.count() for lemma in lemmas), len(lemmas))
     return out
 
 
 def dominant_use(wn, word: str, pos: str) -> bool:
     """``word`` is a ``pos`` in its dominant use: more than half its tagged occurrences are ``pos``
-    senses; a word with no tagged occurrence must have no senses in another part of speech."""
-    counts = tagged_counts(wn, word)
+    senses; a word with no tagged occurrence is the part of speech with most senses (a tie goes to the
+    first of noun, verb, adjective, adverb: ``canine`` is a noun). For an adjective, a participle's verb
+    counts too (``made``, ``closed`` and ``wanted`` are mostly verb forms)."""
+    counts = tagged_counts(wn, word, verb_forms=pos == "a")
     total = sum(c for c, _ in counts.values())
     if total:
         return 2 * counts[pos][0] > total
-    return counts[pos][1] > 0 and all(n == 0 for p, (_, n) in counts.items() if p != pos)
+    return counts[pos][1] > 0 and max("nvar", key=lambda p: counts[p][1]) == pos
+
+
+def first_sense_pos(wn, word: str) -> str | None:
+    """The part of speech of ``wn.synsets(word)[0]`` (satellites as ``a``): nltk lists nouns, then verbs,
+    adjectives and adverbs, base forms included, so a word with any noun sense is a noun."""
+    synsets = wn.synsets(word)
+    return None if not synsets else synsets[0].pos().replace("s", "a")
