@@ -43,11 +43,15 @@ WNLAMPRO_CARD = """\
 WordNet Language Model Probing (WNLaMPro), rebuilt from WordNet 3.0 following section 5 of
 Schick & Schütze (2020). Each entry is a keyword, a relation and the valid target words:
 
-- **antonym**: antonyms of an adjective's most frequent sense (first synset).
+- **antonym**: antonyms of an adjective's most frequent sense: the keyword's own antonym pointers in it
+  (WordNet's antonymy relates word forms; `antonym_scope=sense` and `--faithful` take the antonyms of every
+  lemma of that sense, as the authors' data does: their query "unaccessible" -> "accessible").
 - **hypernym**: hypernyms of a noun's two most frequent senses at path distance <= 3 with minimum depth
   >= 6; at least 3 targets, the 20 most frequent kept.
-- **cohyponym** (COHYPONYM+): hyponyms at path distance <= 4 of the hypernyms at distance <= 2 (same
-  depth rule); the keyword removed; at least 10 targets, the 50 most frequent kept.
+- **cohyponym** (COHYPONYM+): the hypernyms at distance <= 2 (same depth rule) and their hyponyms, such
+  that the path keyword -> hypernym -> cohyponym is at most 4 long (the paper's "maximum path distance of
+  4", measured from the keyword as for hypernyms; `cohyponym_path=hypernym` is 4 steps below each hypernym,
+  wordbench 1.1.0); the keyword removed; at least 10 targets, the 50 most frequent kept.
 - **corruption**: a frequent keyword of the other three relations that is a single token, with one
   random character inserted, deleted or swapped (seeded per word); dropped when the corrupted key is
   itself a word with count >= 10 (the authors' loader drops those too). The paper says "frequent words
@@ -57,23 +61,29 @@ Schick & Schütze (2020). Each entry is a keyword, a relation and the valid targ
 **Keyword vocabulary V** (paper: words of the regex `[a-z.-]*` seen at least once in its corpus). Ours:
 words of the regex attested in the frequency source, minus closed-class words (NLTK's English stopword
 list, written out as a constant, and the 26 single letters), and a part-of-speech condition the paper
-leaves implicit: an antonym key is an adjective, a hypernym/cohyponym key a noun, **in its dominant use**
-(more than half of the word's sense-tagged occurrences in WordNet's `cntlist` are of that part of
-speech; a word with no tagged occurrence must have no sense of another part of speech). This drops
-keys such as `a`, `he`, `like`, `live`, `side`. Targets are single tokens of the reference tokenizer
-(bert-base-uncased vocabulary); hypernyms include WordNet instance hypernyms.
+leaves implicit (`pos_rule`): an antonym key is an adjective, a hypernym/cohyponym key a noun, **in its
+dominant use** (more than half of the word's sense-tagged occurrences in WordNet's `cntlist` are of that
+part of speech, a participle's verb counted: `made` is the verb make; a word with no tagged occurrence is
+the part of speech with most senses, a tie going to the noun). This drops keys such as `a`, `he`, `like`,
+`live`, `side`, `unmade`. **Targets** are single tokens of the reference tokenizer (bert-base-uncased
+vocabulary) that pass the same conditions (`clean_targets`: no `can`, `still` or `given` as a cohyponym;
+the original file gives every target a part of speech too); hypernyms include WordNet instance hypernyms.
+`--faithful` (`pos_rule=first-sense`) takes the part of speech of nltk's first synset for keys and targets,
+which lists nouns first: `general`, `good` and `old` are nouns there, so their antonyms drop out. With it
+the antonym row matches the paper's Table 4 (1.12x-1.39x of 41/59/266 against 1.12x-1.98x by default).
 
 **Frequency bins**, as occurrences per billion tokens: rare < 10, medium 10-99, frequent >= 100 (the
 paper's counts in a ~1B-word Wikipedia corpus). **With the default wordfreq source**, whose English
-list stops near 10 per billion, a word it does not list is unattested; the rare bin is filled with the
-words wordfreq does not list but **WordNet's own text attests**: a single word (no hyphen or dot, which
-wordfreq splits) that occurs in a WordNet gloss or example sentence (about 1.5M tokens; inflected forms
-count for their base form) or has a sense-tagged occurrence. Their `keyword_count` is 0 (below the
-list's floor). `rare_words=wordnet` restores wordbench 1.0.0 (every WordNet lemma missing from wordfreq
-is rare); `rare_words=none` leaves the rare bin empty. With corpus counts (`frequencies=FILE|hf:ID`),
-V is the words seen in the corpus and `keyword_corpus_count` holds the raw counts. Split: a seeded 10%
-of each relation is dev. `WNLaMPro.txt` holds integer counts as the original: corpus counts, or with
-wordfreq the rate per billion rounded down.
+list stops near 10 per billion, a word it does not list is unattested unless another source attests it
+(`rare_words=dictionary`): a single word (no hyphen or dot, which wordfreq splits) that occurs in a WordNet
+gloss or example sentence (about 1.5M tokens; inflected forms count for their base form), has a
+sense-tagged occurrence, or is listed by SCOWL's size-70 American English word list (Debian
+`wamerican-huge`; `dictionary=PATH` for another list). It is rare with `keyword_count` 0 (below the list's
+floor). `rare_words=glosses` drops the word list (wordbench 1.1.0), `rare_words=wordnet` makes every WordNet
+lemma missing from wordfreq rare (1.0.0), `rare_words=none` leaves the rare bin empty. With corpus counts
+(`frequencies=FILE|hf:ID`), V is the words seen in the corpus and `keyword_corpus_count` holds the raw
+counts. Split: a seeded 10% of each relation is dev. `WNLaMPro.txt` holds integer counts as the original:
+corpus counts, or with wordfreq the rate per billion rounded down.
 """
 
 WNLAMPRO_CITATION = """\

@@ -3,8 +3,9 @@
 Entries are (keyword, relation, targets) for four relations; keywords are binned by frequency
 (RARE < 10, MEDIUM 10-99, FREQUENT >= 100 occurrences per billion tokens, the paper's counts in a
 ~1B-word Wikipedia corpus) and targets are restricted to single tokens of a reference tokenizer.
-Keywords are attested content words: no closed-class word, and a noun (hypernym, cohyponym) or an
-adjective (antonym) in its dominant use by WordNet's sense-tagged counts.
+Keywords and targets are attested content words: no closed-class word, and a noun (hypernym, cohyponym)
+or an adjective (antonym) in its dominant use by WordNet's sense-tagged counts (``--faithful``: the part
+of speech of nltk's first synset, as the authors' data suggests).
 """
 
 from __future__ import annotations

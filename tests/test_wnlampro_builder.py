@@ -1,4 +1,5 @@
 import random
+import re
 
 import pytest
 
@@ -7,8 +8,12 @@ from wordbench.builders.errors import ConfigError, DataFormatError, SourceError
 from wordbench.builders.wnlampro import (
     Config,
     WNLaMProBuilder,
+    _closure,
     _Context,
+    _down,
+    _lemma_words,
     antonym_targets,
+    cohyponym_targets,
     corrupt,
     hypernym_targets,
     read_wnlampro_txt,
@@ -17,7 +22,7 @@ from wordbench.builders.wnlampro import (
 from wordbench.builders.sources.frequencies import Frequencies, bin_of, corpus_frequencies
 from wordbench.builders.sources.base import SourceInfo
 from wordbench.builders.sources.stopwords import CLOSED_CLASS
-from wordbench.builders.sources.wordnet import dominant_use, lexnames_text, load_wordnet
+from wordbench.builders.sources.wordnet import dominant_use, first_sense_pos, lexnames_text, load_wordnet
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +63,66 @@ def test_dominant_use_and_closed_class(wn):
     ctx = _ctx(wn, {"he": 1e6, "case": 1e5, "good": 1e5}, [])
     assert not ctx.keyword("he", "n") and ctx.keyword("case", "n") and ctx.keyword("good", "a")
     assert _ctx(wn, {"he": 1e6}, [], keep_closed_class=True).keyword("he", "n")
+
+
+def test_pos_rules(wn):
+    # a participle is mostly its verb (made: make), a tagged adjective with minor noun senses is an adjective
+    assert not dominant_use(wn, "made", "a") and not dominant_use(wn, "closed", "a")
+    assert dominant_use(wn, "general", "a") and dominant_use(wn, "canine", "n")  # canine: untagged, a tie goes to the noun
+    # the authors' rule (--faithful): the part of speech of nltk's first synset, nouns first
+    assert first_sense_pos(wn, "general") == "n" and first_sense_pos(wn, "new") == "a" and first_sense_pos(wn, "made") == "v"
+    ctx = _ctx(wn, {}, [])
+    assert ctx.has_pos("general", "a") and not _ctx(wn, {}, [], faithful=True).has_pos("general", "a")
+    assert _ctx(wn, {}, [], pos_rule="any").has_pos("made", "a")
+
+
+def test_antonym_scope(wn):
+    # the paper's own query "something that is unaccessible is not ___": unaccessible is a second lemma of
+    # inaccessible.a.01 with no antonym pointer of its own; its sense's antonym is accessible
+    targets = ["accessible", "bad"]
+    assert antonym_targets(_ctx(wn, {}, targets), "unaccessible") == []
+    assert antonym_targets(_ctx(wn, {}, targets, antonym_scope="sense"), "unaccessible") == ["accessible"]
+    assert antonym_targets(_ctx(wn, {}, targets, faithful=True), "unaccessible") == ["accessible"]
+
+
+def test_targets_pass_the_keyword_conditions(wn):
+    # a target is held to the keyword conditions: no closed-class word (can), the relation's part of speech (made is a verb form)
+    ctx = _ctx(wn, {}, ["canine", "dog", "made", "can"])
+    assert ctx.target("canine", "n") and not ctx.target("made", "a") and not ctx.target("can", "n")
+    assert _ctx(wn, {}, ["made", "can"], clean_targets=False).target("can", "n")
+
+
+def test_cohyponym_path_from_the_keyword(wn):
+    def words(ctx):
+        cache = {}
+
+        def hyponym_words(h, depth):
+            if (h, depth) not in cache:
+                cache[h, depth] = {w for s in _closure(h, _down, depth) for w in _lemma_words(s) if ctx.target(w, "n")}
+            return cache[h, depth]
+
+        return set(cohyponym_targets(ctx, "samosa", hyponym_words))
+
+    vocab = [w for s in wn.all_synsets("n") for w in s.lemma_names() if w.isalpha() and w.islower()]
+    near, far = words(_ctx(wn, {}, vocab, cohyponym_max_targets=10**6)), words(_ctx(wn, {}, vocab, cohyponym_path="hypernym", cohyponym_max_targets=10**6))
+    assert {"pizza", "sandwich", "salad"} <= near < far  # the paper's Table 2 targets; the 1.1.0 reading is a superset
+
+
+def test_dictionary_fills_the_rare_bin(wn, tmp_path, monkeypatch):
+    import wordbench.builders.sources.dictionary as dictionary
+
+    words = tmp_path / "words.txt"
+    words.write_text("bulghur\nAaron\n")
+    listed, info = dictionary.load_dictionary(str(words))
+    # "bulghur", a rare spelling the paper names, is in no WordNet gloss but in a dictionary
+    assert not _ctx(wn, {}, []).in_vocabulary("bulghur")
+    assert _Context(wn, Frequencies({}, SourceInfo("freq", "t", "t"), None, missing_is_rare=True), set(), Config(), listed).in_vocabulary("bulghur")
+    assert "aaron" not in listed and info.kind == "dict"
+    monkeypatch.setattr(dictionary, "DEBIAN_HUGE", tmp_path / "missing")
+    dictionary.load_dictionary.cache_clear()
+    with pytest.raises(SourceError, match="apt-get install wamerican-huge"):
+        dictionary.load_dictionary()
+    dictionary.load_dictionary.cache_clear()
 
 
 def test_rare_words_fill(wn):
@@ -152,8 +217,11 @@ def test_default_build(wnlampro_build):
         if r["relation"] == "corruption":
             assert r["keyword_bin"] == "rare" and r["keyword_count"] < 10
         assert r["key"] not in CLOSED_CLASS and r["keyword_corpus_count"] is None  # wordfreq: no corpus counts
-    assert meta["signature"].startswith("wnlampro@1.1.0|wordnet:3.0|freq:wordfreq-")
+    assert meta["signature"].startswith("wnlampro@1.2.0|wordnet:3.0|freq:wordfreq-")
+    assert "|dict:american-english-huge-" in meta["signature"]  # the rare bin's word list is a named source
     summary = WNLaMProBuilder().summary(data)
+    ratios = [float(x) for x in re.findall(r"(\d+\.\d+)x", summary)]
+    assert len(ratios) == 10 and all(0.5 <= r <= 2.0 for r in ratios), summary  # every Table 4 cell within 0.5x-2x
     assert "| cohyponym |" in summary and "1960/2740/6126" in summary and "x) |" in summary
     for line in (folder / "WNLaMPro.txt").read_text().splitlines()[:200]:  # integer counts, as the authors' loader reads
         assert all(c.rsplit(",", 1)[1].rstrip(")").isdigit() for c in line.split("\t")[2:3] + line.split("\t")[4:])
