@@ -67,7 +67,7 @@ FEATURES = datasets.Features(
 
 @dataclass(frozen=True)
 class Config:
-    """The build recipe; defaults are the paper's."""
+    """The build recipe: the paper's numbers and rules; where the paper is silent, the card names our choice."""
 
     wordnet: str | None = None  # WordNet folder; None resolves nltk data / Debian wordnet-base / download
     frequencies: str = "wordfreq"  # "wordfreq", a corpus file/folder, or hf:ID[:CONFIG[:SPLIT]]
@@ -109,7 +109,7 @@ class Config:
     corruption_source: str = "keywords"  # frequent keywords of the other relations, or "vocabulary": every noun/adjective of V
     dev_fraction: float = 0.1
     seed: int = 0
-    faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
+    faithful: bool = False  # the authors' code where their data shows it: pos_rule=first-sense, antonym_scope=sense, inflected targets and word-like corruptions kept
 
 
 @dataclass
@@ -154,7 +154,25 @@ class _Context:
         if word not in self.targets:
             return False
         c = self.config
-        return not c.clean_targets or ((c.keep_closed_class or word not in CLOSED_CLASS) and self.has_pos(word, pos))
+        if not c.clean_targets:
+            return True
+        if ("target", word, pos) not in self._pos_cache:
+            # an untagged noun that is a verb form (using, worrying) is a gerund, not a thing
+            gerund = pos == "n" and tagged_counts(self.wn, word)["n"][0] == 0 and bool(set(self.wn._morphy(word, "v")) - {word})
+            ok = not gerund and (c.keep_closed_class or word not in CLOSED_CLASS) and self.has_pos(word, pos)
+            self._pos_cache["target", word, pos] = ok
+        return self._pos_cache["target", word, pos]
+
+    def is_word(self, word: str) -> bool:
+        """A word of English by WordNet (its base forms included), its text or the dictionary."""
+        return bool(self.wn.synsets(word)) or word in self.dictionary or word in gloss_words(self.wn)
+
+    def other_words(self, word: str, candidates: Iterable[str]) -> set[str]:
+        """``candidates`` without forms of ``word`` (cows for cow); ``--faithful`` keeps them."""
+        if self.config.faithful:
+            return set(candidates)
+        own = {word, *self.wn._morphy(word, "n")}
+        return {t for t in candidates if not own & {t, *self.wn._morphy(t, "n")}}
 
     def bin(self, word: str) -> str:
         c = self.config
@@ -220,7 +238,7 @@ def antonym_targets(ctx: _Context, word: str) -> list[str]:
 def hypernym_targets(ctx: _Context, word: str) -> list[str]:
     c = ctx.config
     hypernyms = _hypernyms(ctx, word, c.hypernym_max_distance, c.hypernym_min_depth)
-    valid = {w for h in hypernyms for w in _lemma_words(h) if w != word and ctx.target(w, "n")}
+    valid = ctx.other_words(word, (w for h in hypernyms for w in _lemma_words(h) if ctx.target(w, "n")))
     return ctx.most_frequent(valid, c.hypernym_max_targets) if len(valid) >= c.hypernym_min_targets else []
 
 
@@ -230,7 +248,7 @@ def cohyponym_targets(ctx: _Context, word: str, hyponym_words: Callable) -> list
     hypernyms = _hypernyms(ctx, word, c.cohyponym_hypernym_distance, c.cohyponym_min_depth)
     budget = c.cohyponym_hyponym_distance
     depth = {h: budget - d if c.cohyponym_path == "keyword" else budget for h, d in hypernyms.items()}
-    valid = set().union(*(hyponym_words(h, k) for h, k in depth.items())) - {word} if hypernyms else set()
+    valid = ctx.other_words(word, set().union(*(hyponym_words(h, k) for h, k in depth.items()))) if hypernyms else set()
     return ctx.most_frequent(valid, c.cohyponym_max_targets) if len(valid) >= c.cohyponym_min_targets else []
 
 
@@ -338,6 +356,8 @@ class WNLaMProBuilder(Builder):
                 continue
             key = corrupt(w, random.Random(f"{config.seed}:corruption:{w}"))
             if freq.rate(key) >= config.corruption_max_key_count or key in seen_keys:
+                continue
+            if not config.faithful and ctx.is_word(key):  # tubae is a plural of tuba, no misspelling
                 continue
             seen_keys.add(key)
             add("corruption", key, "n" if w in noun_set else "a", [w])

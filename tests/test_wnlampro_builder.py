@@ -90,6 +90,11 @@ def test_targets_pass_the_keyword_conditions(wn):
     ctx = _ctx(wn, {}, ["canine", "dog", "made", "can"])
     assert ctx.target("canine", "n") and not ctx.target("made", "a") and not ctx.target("can", "n")
     assert _ctx(wn, {}, ["made", "can"], clean_targets=False).target("can", "n")
+    # found by an independent reading of a build: may (hawthorn), despite, gerunds, the keyword's own plural
+    assert {"may", "despite"} <= CLOSED_CLASS and not _ctx(wn, {}, ["using"]).target("using", "n")
+    assert _ctx(wn, {}, []).other_words("cow", ["cows", "cattle"]) == {"cattle"}
+    assert _ctx(wn, {}, [], faithful=True).other_words("cow", ["cows", "cattle"]) == {"cows", "cattle"}
+    assert _ctx(wn, {}, []).is_word("dog") and not _ctx(wn, {}, []).is_word("prtal")  # a corruption must be no word
 
 
 def test_cohyponym_path_from_the_keyword(wn):

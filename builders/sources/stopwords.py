@@ -2,6 +2,7 @@
 179 words), written out because the corpus is not on an offline machine, plus the 26 single letters.
 
 Its 26 entries with an apostrophe (``don't``) are left out (no keyword can contain one): 153 words.
+Modals and prepositions it lacks are added as a second named constant.
 """
 
 NLTK_ENGLISH_STOPWORDS = frozenset(
@@ -15,4 +16,11 @@ NLTK_ENGLISH_STOPWORDS = frozenset(
     needn shan shouldn wasn weren won wouldn""".split()
 )
 SINGLE_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
-CLOSED_CLASS = NLTK_ENGLISH_STOPWORDS | SINGLE_LETTERS
+# Modals, prepositions and subordinating conjunctions (Penn Treebank MD / IN words) that NLTK's list lacks;
+# WordNet has noun senses for some of them (may: hawthorn), which are no keyword or target a reader expects.
+MODALS_AND_PREPOSITIONS = frozenset(
+    """may might must shall would could ought despite toward towards upon within without among amongst across
+    behind beyond along alongside around near beside besides beneath underneath throughout till unless whether
+    although though whereas whilst since via per amid amidst onto unto versus except""".split()
+)
+CLOSED_CLASS = NLTK_ENGLISH_STOPWORDS | SINGLE_LETTERS | MODALS_AND_PREPOSITIONS
