@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -44,6 +44,7 @@ ANTONYM_SCOPES = ("sense", "lemma")
 CORRUPTION_SOURCES = ("keywords", "vocabulary")
 COHYPONYM_PATHS = ("keyword", "hypernym")
 POS_RULES = ("dominant", "first-sense", "any")
+FAITHFUL = {"pos_rule": "first-sense", "antonym_scope": "sense"}  # what --faithful sets (and keeps inflected targets, word-like corruptions)
 CHOICES = {"rare_words": RARE_WORDS, "corruption_source": CORRUPTION_SOURCES, "pos_rule": POS_RULES,
            "cohyponym_path": COHYPONYM_PATHS, "antonym_scope": ANTONYM_SCOPES}
 
@@ -119,18 +120,22 @@ class _Context:
     targets: set[str]  # T
     config: Config
     dictionary: frozenset[str] = frozenset()  # rare_words=dictionary
-    _pos_cache: dict = field(default_factory=dict)
+    _target_cache: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.config.faithful:  # the authors' rules, read from Config like any other choice
+            self.config = replace(self.config, **FAITHFUL)
 
     def has_pos(self, word: str, pos: str) -> bool:
-        """``word`` is a ``pos`` word by ``Config.pos_rule`` (``--faithful``: the authors' first sense)."""
-        rule = "first-sense" if self.config.faithful else self.config.pos_rule
+        """``word`` is a ``pos`` word by ``Config.pos_rule``."""
+        rule = self.config.pos_rule
         if rule == "any":
             return True
-        if (word, pos) not in self._pos_cache:
-            self._pos_cache[word, pos] = (
-                first_sense_pos(self.wn, word) == pos if rule == "first-sense" else dominant_use(self.wn, word, pos)
-            )
-        return self._pos_cache[word, pos]
+        return first_sense_pos(self.wn, word) == pos if rule == "first-sense" else dominant_use(self.wn, word, pos)
+
+    def content_word(self, word: str, pos: str) -> bool:
+        """Not closed-class (unless ``keep_closed_class``) and a ``pos`` word by ``Config.pos_rule``."""
+        return (self.config.keep_closed_class or word not in CLOSED_CLASS) and self.has_pos(word, pos)
 
     def in_vocabulary(self, word: str) -> bool:
         """V: words of the regex attested in the frequency source (see ``Config.rare_words`` for wordfreq)."""
@@ -146,22 +151,19 @@ class _Context:
 
     def keyword(self, word: str, pos: str) -> bool:
         """A keyword of V: attested, not closed-class, a ``pos`` word by ``Config.pos_rule``."""
-        c = self.config
-        return self.in_vocabulary(word) and (c.keep_closed_class or word not in CLOSED_CLASS) and self.has_pos(word, pos)
+        return self.in_vocabulary(word) and self.content_word(word, pos)
 
     def target(self, word: str, pos: str) -> bool:
         """A target word: in T and, with ``clean_targets``, a ``pos`` word by the keyword conditions."""
         if word not in self.targets:
             return False
-        c = self.config
-        if not c.clean_targets:
+        if not self.config.clean_targets:
             return True
-        if ("target", word, pos) not in self._pos_cache:
+        if (word, pos) not in self._target_cache:
             # an untagged noun that is a verb form (using, worrying) is a gerund, not a thing
             gerund = pos == "n" and tagged_counts(self.wn, word)["n"][0] == 0 and bool(set(self.wn._morphy(word, "v")) - {word})
-            ok = not gerund and (c.keep_closed_class or word not in CLOSED_CLASS) and self.has_pos(word, pos)
-            self._pos_cache["target", word, pos] = ok
-        return self._pos_cache["target", word, pos]
+            self._target_cache[word, pos] = not gerund and self.content_word(word, pos)
+        return self._target_cache[word, pos]
 
     def is_word(self, word: str) -> bool:
         """A word of English by WordNet (its base forms included), its text or the dictionary."""
@@ -229,8 +231,7 @@ def antonym_targets(ctx: _Context, word: str) -> list[str]:
     lemmas = [lemma for lemma in ctx.wn.lemmas(word, "a") if lemma.name() == word]
     if not lemmas:
         return []
-    sense_scope = ctx.config.faithful or ctx.config.antonym_scope == "sense"
-    sources = lemmas[0].synset().lemmas() if sense_scope else lemmas[:1]
+    sources = lemmas[0].synset().lemmas() if ctx.config.antonym_scope == "sense" else lemmas[:1]
     antonyms = {a.name() for lemma in sources for a in lemma.antonyms()}
     return ctx.most_frequent((a for a in antonyms if a != word and ctx.target(a, "a")), len(antonyms))
 
