@@ -39,10 +39,12 @@ def world() -> World:
 
 def init(w: World) -> None:
     """Join the process group (NCCL on CUDA, else gloo); the timeout allows for uneven shards."""
+    if not w.parallel:  # a single process needs no torch here (samples, n-gram baselines)
+        return
     import torch
     import torch.distributed as dist
 
-    if not w.parallel or dist.is_initialized():
+    if dist.is_initialized():
         return
     backend = "nccl" if torch.cuda.is_available() else "gloo"
     if backend == "nccl":

@@ -155,13 +155,10 @@ class RunFolder:
         return len(merged)
 
     def write_json(self, name: str, obj) -> Path:
-        path = self.path / name
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
-        tmp.replace(path)
-        return path
+        return self.write_text(name, json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
 
     def write_text(self, name: str, text: str) -> Path:
+        """Write ``name`` atomically (a temp file, then rename)."""
         path = self.path / name
         tmp = path.with_suffix(".tmp")
         tmp.write_text(text)

@@ -70,7 +70,7 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     bench = get(name)
     w = distributed.world()
     distributed.init(w)
-    scorer = bench.scorer(**{**options, **({"faithful": True} if faithful else {})})
+    scorer = bench.scorer(faithful=faithful, **options)
     scorer.limit = limit  # a scorer that generates its items (tendencies) caps them by it too
     if not w.main:
         distributed.barrier(w)  # rank 0 builds the default data first: one build, no race on the cache
