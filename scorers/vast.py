@@ -24,7 +24,7 @@ import numpy as np
 
 from wordbench.builders.errors import ConfigError, DataFormatError
 from wordbench.builders.sources.base import seeded_key
-from wordbench.builders.vast import SETTINGS
+from wordbench.builders.vast import SETTINGS, valence_class
 from wordbench.builders.vast_words import POLAR, VAD_SETS, WEAT_TESTS, WORD_SETS
 
 from . import stats
@@ -221,7 +221,7 @@ class VASTScorer(Scorer):
         if row["group"] == "basis":
             return "basis"
         v = row["valence9"]
-        return None if not np.isfinite(v) else sum(v > c for c in (2.5, 4.0, 6.0, 7.5))
+        return None if not np.isfinite(v) else valence_class(v)
 
     def sample_unit(self, row: dict) -> str:
         return row["word"]  # a word is kept with all its contexts
