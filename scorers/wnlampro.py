@@ -151,8 +151,10 @@ class WNLaMProScorer(Scorer):
         queries = [(n, *fill(p, item["key"], self.faithful)) for n, item in enumerate(items) for p in PATTERNS[item["relation"]]]
         words = self.predicted_words(model, [q[1] for q in queries], [q[2] for q in queries])
         per_item: dict[int, list[list[str]]] = defaultdict(list)
-        for (n, _, _), w in zip(queries, words):
+        texts: dict[int, list[str]] = defaultdict(list)  # each pattern's input as the model saw it
+        for (n, left, right), w in zip(queries, words):
             per_item[n].append(w)
+            texts[n].append(f"{left}___{right}")
         records = []
         for n, item in enumerate(items):
             result = rank_and_precision(per_item[n], item["targets"])
@@ -166,7 +168,7 @@ class WNLaMProScorer(Scorer):
                     "keyword_count": item["keyword_count"],
                     **result,
                     "top10": per_item[n][best][:10],
-                    "query": "___".join(fill(PATTERNS[item["relation"]][best], item["key"])),  # the best pattern's input
+                    "query": texts[n][best],  # the best pattern's input
                     "targets": list(item["targets"]),
                 }
             )

@@ -149,3 +149,15 @@ def test_torn_last_line_is_dropped_on_resume(tmp_path):
     assert run.done_ids() == {"a", "b"}
     run.append([{"id": "c"}])
     assert [r["id"] for r in run.records()] == ["a", "b", "c"]
+
+
+def test_record_query_is_the_input_the_model_saw(tiny_models):
+    from wordbench.scorers.models import load_model
+
+    model = load_model(str(tiny_models["gpt2"]), device="cpu")
+    item = {"id": "hypernym/dog", "key": "dog", "relation": "hypernym", "keyword_bin": "frequent", "keyword_count": 1.0, "targets": ["animal"]}
+    for faithful, end in ((False, "___ ."), (True, "___.")):
+        scorer = WNLaMProScorer(faithful=faithful)
+        scorer.run_info(model)
+        query = scorer.score(model, [item])[0]["query"]
+        assert query.endswith(end) and "dog" in query, query  # the authors' "." with no space under --faithful
