@@ -29,7 +29,7 @@ from .paraphrase_format import SETS, files_in, read_sets
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_lines
 from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, load_frequencies
-from .sources.wordnet import load_wordnet
+from .sources.wordnet import load_wordnet, tagged_counts
 
 NOUN = re.compile(r"[a-z]{3,}")
 # A corpus carrier uses x as a common noun right after one of these: they take singular and plural, count
@@ -141,14 +141,8 @@ def substitute(sentence: str, word: str, replacement: str) -> str | None:
 
 def _mostly_noun(wn, word: str) -> bool:
     """WordNet's tagged sense counts: the word is used as a noun at least as often as otherwise ("find" is not)."""
-    noun = other = 0
-    for lemma in wn.lemmas(word):
-        if lemma.name() == word:
-            if lemma.synset().pos() == "n":
-                noun += lemma.count()
-            else:
-                other += lemma.count()
-    return noun >= other
+    counts = tagged_counts(wn, word)
+    return 2 * counts["n"][0] >= sum(c for c, _ in counts.values())
 
 
 def _first_sense_is(wn, word: str, synset) -> bool:
@@ -259,9 +253,11 @@ class ParaphraseBuilder(Builder):
         found: dict[str, list[str]] = defaultdict(list)
         for line in iter_corpus_lines(config.corpus, config.text_column):
             tokens = line.split()
+            uses = [(i, prev, tok, nxt) for i, (prev, tok, nxt) in enumerate(zip([""] + tokens, tokens, tokens[1:])) if tok.lower() in forms]
+            if not uses:  # most lines: the cheap test first, WordNet's morphology only for candidates
+                continue
             if not _is_sentence(tokens, config.min_sentence_words, config.max_sentence_words) or not _has_finite_verb(wn, tokens):
                 continue
-            uses = [(i, prev, tok, nxt) for i, (prev, tok, nxt) in enumerate(zip([""] + tokens, tokens, tokens[1:])) if tok.lower() in forms]
             for word in {forms[tok.lower()] for _, _, tok, _ in uses}:
                 mine = [(i, prev, tok, nxt) for i, prev, tok, nxt in uses if forms[tok.lower()] == word]
                 # Every use of x in the sentence (all are replaced) is a common noun heading its phrase; one follows a determiner.
