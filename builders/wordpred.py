@@ -21,7 +21,7 @@ from .base import Builder
 from .errors import ConfigError, SourceError
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_documents, iter_corpus_lines, split_documents
-from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, Frequencies, bin_of, corpus_frequencies, load_frequencies
+from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, Frequencies, bin_of, corpus_frequencies, count_words, load_frequencies
 
 BINS = ("high", "mid", "low")
 NEIGHBOURS = 100  # stored per type; soft match reads the first k
@@ -96,9 +96,9 @@ class WordPredBuilder(Builder):
             test = list(iter_corpus_lines(config.test, config.text_column))
         return train, test
 
-    def _frequencies(self, config: Config, train: list[str]) -> Frequencies:
+    def _frequencies(self, config: Config, train_counts: Counter) -> Frequencies:
         if config.frequencies == "train":
-            return corpus_frequencies(train, f"train counts of {config.train}", lowercase=False, whitespace=True)
+            return corpus_frequencies((), f"train counts of {config.train}", counts=train_counts)
         return load_frequencies(config.frequencies)
 
     def sources(self, config: Config) -> list[SourceInfo]:
@@ -117,10 +117,11 @@ class WordPredBuilder(Builder):
 
     def build(self, config: Config, progress: bool = False) -> dict[str, datasets.DatasetDict]:
         train, test = self._corpora(config)
-        freqs = self._frequencies(config, train)
-        train_counts = Counter(w for line in train for w in line.split())
+        train_counts = count_words(train, lowercase=False, whitespace=True)  # whitespace tokens, case kept
+        freqs = self._frequencies(config, train_counts)
         if not train_counts:
             raise SourceError(f"train corpus {config.train} has no words")
+        train_freqs = freqs if config.frequencies == "train" else corpus_frequencies((), f"train counts of {config.train}", counts=train_counts)
         lines = [line.split() for line in test]
         lines = [words for words in lines if len(words) >= config.min_words]
         if not lines:
@@ -131,13 +132,12 @@ class WordPredBuilder(Builder):
 
         edges = bin_edges(config)
         cache: dict[str, tuple[float, str]] = {}
-        train_total = sum(train_counts.values())
 
         def rate_bin(word: str) -> tuple[float, str]:
             if word not in cache:
                 rate = freqs.rate(word) or (0.0 if freqs.counts else freqs.rate(word.lower()))  # wordfreq is case-folded
                 if not rate and not any(ch.isalnum() for ch in word):  # punctuation: wordfreq has no rate, the train corpus has
-                    rate = train_counts.get(word, 0) * PER_BILLION / train_total
+                    rate = train_freqs.rate(word)
                 cache[word] = (rate, bin_of(rate, edges, ("low", "mid", "high")) or "")
             return cache[word]
 
