@@ -227,9 +227,9 @@ def _read_own_format(bench: Benchmark, files: list[Path]) -> dict[str, datasets.
         if path.stat().st_size == 0:
             raise DataFormatError(f"{path} is empty: give a {bench.name} file with data")
     try:
-        return bench.builder().read_file(files[0]) if len(files) == 1 else bench.builder().read_files(files)
+        return bench.builder().read_files(files)  # one file: Builder.read_files reads it with read_file
     except UnicodeDecodeError as exc:
-        raise DataFormatError(f"{files[0] if len(files) == 1 else ','.join(map(str, files))}: not UTF-8 text "
+        raise DataFormatError(f"{','.join(map(str, files))}: not UTF-8 text "
                               f"(byte {exc.start}: {exc.object[exc.start:exc.start + 1]!r}); convert it with iconv") from None
 
 
