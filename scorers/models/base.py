@@ -5,7 +5,8 @@ from __future__ import annotations
 import contextlib
 import functools
 from dataclasses import dataclass, field
-from typing import Sequence
+from itertools import islice
+from typing import Iterable, Sequence
 
 import numpy as np
 import torch
@@ -22,6 +23,12 @@ class ModelError(WordbenchError):
 
 POOLS = ("first", "last", "mean", "max")
 LSE_CHUNK = 1024  # logit rows per log-sum-exp: bounds the float32 copy to LSE_CHUNK x vocab
+
+
+def split_by(flat: Sequence, sizes: Iterable[int]) -> list[list]:
+    """``flat`` cut into consecutive lists of the given sizes (per-token values back into their groups)."""
+    items = iter(flat)
+    return [list(islice(items, n)) for n in sizes]
 
 
 def token_logprobs(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:

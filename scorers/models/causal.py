@@ -8,7 +8,7 @@ from typing import Sequence
 
 import torch
 
-from .base import Encoded, LineSteps, ScoringModel, TokenScores, token_logprobs
+from .base import Encoded, LineSteps, ScoringModel, TokenScores, split_by, token_logprobs
 
 STRATEGIES = ("ancestral", "nucleus", "beam", "greedy")  # the sampling strategies of Meister & Cotterell
 SEARCHES = ("greedy", "beam_search")  # deterministic decoding (translation)
@@ -135,11 +135,7 @@ class CausalLM(ScoringModel):
         with self.head_at(rows, cols) as pick:
             logits = pick(self.model(**inputs).logits)
         flat = token_logprobs(logits, torch.tensor([x for t in targets for x in t], dtype=torch.long, device=device)).cpu().tolist()
-        out, i = [], 0
-        for t in targets:
-            out.append(flat[i : i + len(t)])
-            i += len(t)
-        return out
+        return split_by(flat, map(len, targets))
 
     def _score_whole(self, batch):
         """(context ids, continuation ids) pairs, each as one sequence."""
@@ -180,11 +176,7 @@ class CausalLM(ScoringModel):
             )
             for n, r in zip(longer, rest):
                 values[n] += r
-        per_group, i = [], 0
-        for _, ts in batch:
-            per_group.append(values[i : i + len(ts)])
-            i += len(ts)
-        return per_group
+        return split_by(values, (len(ts) for _, ts in batch))
 
     def _word_steps(self, lines):
         return _CausalLineSteps(self, lines)

@@ -18,7 +18,7 @@ from typing import Sequence
 
 import torch
 
-from .base import Encoded, LineSteps, ModelError, ScoringModel
+from .base import Encoded, LineSteps, ModelError, ScoringModel, split_by
 from .causal import check_strategy, finish_generation, generation_config, seeded
 
 REDUCTIONS = ("mean", "sum")
@@ -197,11 +197,7 @@ class Seq2SeqLM(ScoringModel):
         labels, _ = self.pad(flat)
         token_lps = logprobs.gather(-1, labels.unsqueeze(-1)).squeeze(-1).cpu()
         per_target = [token_lps[i, : len(t)].tolist() for i, t in enumerate(flat)]
-        out, i = [], 0
-        for _, tgts in batch:
-            out.append(per_target[i : i + len(tgts)])
-            i += len(tgts)
-        return out
+        return split_by(per_target, (len(tgts) for _, tgts in batch))
 
     def translate(self, sources: Sequence[str], beam: int = 5, max_new_tokens: int = 256) -> list[str]:
         """Beam-search translations (deterministic; the checkpoint's own sampling or penalties are not used)."""
