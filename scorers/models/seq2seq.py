@@ -285,13 +285,14 @@ class _Seq2SeqLineSteps(LineSteps):
             src, src_mask = m.pad([p[0] for p in part])
             enc = m.model.get_encoder()(input_ids=src, attention_mask=src_mask).last_hidden_state
             dec, dec_mask = m.pad([p[1] + p[2] for p in part])
-            out = m.model(encoder_outputs=(enc,), attention_mask=src_mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask, use_cache=True)
+            rows = [(r, len(d) - 1 + j) for r, (_, d, own) in enumerate(part) for j in range(len(own) + 1)]
+            at = torch.tensor(rows, device=m.device)
+            with m.head_at(at[:, 0], at[:, 1]) as pick:  # the head only where a step is read
+                out = m.model(encoder_outputs=(enc,), attention_mask=src_mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask, use_cache=True)
             cache = out.past_key_values
             self.chunks.append((enc, src_mask, [(l.keys, l.values) for l in cache.self_attention_cache.layers],
                                 [(l.keys, l.values) for l in cache.cross_attention_cache.layers]))
-            rows = [(r, len(d) - 1 + j) for r, (_, d, own) in enumerate(part) for j in range(len(own) + 1)]
-            at = torch.tensor(rows, device=out.logits.device)
-            logprobs = torch.log_softmax(out.logits[at[:, 0], at[:, 1]].float(), -1)
+            logprobs = torch.log_softmax(pick(out.logits).float(), -1)
             steps = iter(summarize_steps(logprobs, self.vocab_tensors, [t for _, _, own in part for t in own + [-1]]))
             for r, (key, (_, d, own)) in enumerate(zip(keys, part)):
                 self.table[key] = [next(steps) for _ in range(len(own) + 1)]
@@ -348,10 +349,11 @@ class _Seq2SeqLineSteps(LineSteps):
         paths = [list(p) for _, _, p in requests]
         ids, path_mask = m.pad(paths)
         dec_mask = torch.cat([torch.ones((len(paths), prefix), dtype=path_mask.dtype, device=path_mask.device), path_mask], 1)
-        logits = m.model(encoder_outputs=(enc,), attention_mask=src_mask, decoder_input_ids=ids, decoder_attention_mask=dec_mask,
-                         past_key_values=cache, use_cache=True).logits
-        last = torch.tensor([len(p) - 1 for p in paths], device=logits.device)
-        return summarize_steps(torch.log_softmax(logits[torch.arange(len(paths), device=logits.device), last].float(), -1), self.vocab_tensors)
+        last = torch.tensor([len(p) - 1 for p in paths], device=m.device)
+        with m.head_at(torch.arange(len(paths), device=m.device), last) as pick:  # the head at each path's end only
+            logits = m.model(encoder_outputs=(enc,), attention_mask=src_mask, decoder_input_ids=ids, decoder_attention_mask=dec_mask,
+                             past_key_values=cache, use_cache=True).logits
+        return summarize_steps(torch.log_softmax(pick(logits).float(), -1), self.vocab_tensors)
 
 
 class OnePassSteps(LineSteps):
