@@ -338,6 +338,16 @@ class Sample:
             return hits / self.lengths
 
     @functools.cached_property
+    def heaps_fit(self) -> HeapsFit | None:
+        """The Heaps / NHPP fit on the non-empty documents (fitted once: a reference is compared many times);
+        None when beta is not identified."""
+        positive = self.lengths > 0
+        lengths = self.lengths[positive]
+        if lengths.size < 2 or lengths.min() == lengths.max():
+            return None
+        return heaps_mle(lengths, self.types()[positive])
+
+    @functools.cached_property
     def stopword_share(self) -> np.ndarray:
         return self._share(np.array([w in STOPWORDS for w in self.vocab], dtype=bool))
 
@@ -462,19 +472,10 @@ def per_document(sample: Sample) -> dict[str, np.ndarray]:
     return {"length": sample.lengths.astype(np.float64), "stopwords": stop[np.isfinite(stop)], "symbols": sym[np.isfinite(sym)]}
 
 
-def _heaps_fit(sample: Sample) -> HeapsFit | None:
-    """The Heaps / NHPP fit on the sample's non-empty documents; None when beta is not identified."""
-    positive = sample.lengths > 0
-    lengths = sample.lengths[positive]
-    if lengths.size < 2 or lengths.min() == lengths.max():
-        return None
-    return heaps_mle(lengths, sample.types()[positive])
-
-
 def describe(sample: Sample, max_rank: int = ZIPF_RANKS, zipf_norm: str = "truncated") -> dict[str, float]:
     """Statistics of one sample: size, Zipf exponent and fit, Heaps fit, mean length / stopword / symbol share."""
     alpha = zipf_mle(sample.counts, max_rank, zipf_norm)
-    heaps = _heaps_fit(sample)
+    heaps = sample.heaps_fit
     means = {f"{k}_mean": float(v.mean()) if v.size else float("nan") for k, v in per_document(sample).items()}
     return {
         "documents": int(sample.lengths.size), "tokens": int(sample.lengths.sum()), "types": int((sample.counts > 0).sum()),
@@ -499,7 +500,7 @@ def compare(sample: Sample, reference: Sample, tests: bool = True, n_resamples: 
     out["rank_ks"] = rank_ks(sample.counts, reference.counts, max_rank)
     out["heaps_ks"], out["heaps_lengths"] = heaps_ks(sample, reference, order=order)
     if np.isfinite(out["heaps_beta"]):
-        ref_fit = _heaps_fit(reference)
+        ref_fit = reference.heaps_fit
         if ref_fit is not None:
             curves = heaps_nhpp(sample, reference, HeapsFit(out["heaps_K"], out["heaps_beta"]), ref_fit)
             for key in HEAPS_NHPP:  # the table's value: the mean over the lengths of Figure 4
