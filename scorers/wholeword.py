@@ -21,6 +21,11 @@ SEARCH_DEPTH = 5  # Algorithm 2: at most this many subtokens per path
 SEED_SEARCH_DEPTH = 6  # the seed's beam_search.py: paths up to 6 subtokens (faithful mode)
 
 
+def search_depth(faithful: bool) -> int:
+    """The longest path the top-10 search follows: ``SEARCH_DEPTH``, or the seed's ``SEED_SEARCH_DEPTH``."""
+    return SEED_SEARCH_DEPTH if faithful else SEARCH_DEPTH
+
+
 @dataclass(frozen=True)
 class WordVocabulary:
     is_start: np.ndarray  # bool per logit index: the token begins a new word and contains a letter
@@ -142,7 +147,7 @@ def predict_words(model_steps: WordSteps, decode, vocab: WordVocabulary, events:
     ``faithful`` (the seed's code): the first subtoken over the whole vocabulary, paths up to
     ``SEED_SEARCH_DEPTH``, and the greedy log-prob includes the boundary token that ended the word.
     """
-    depth_limit = SEED_SEARCH_DEPTH if faithful else SEARCH_DEPTH
+    depth_limit = search_depth(faithful)
     n = len(events)
     actual = [model_steps.actual(line, i) for line, i, _ in events]
     # Teacher forcing: one request per prefix of the target's own tokens (the last one gives P(end)).

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import plots
 from .base import Scorer
-from .wholeword import GREEDY_DEPTH, SEARCH_DEPTH, SEED_SEARCH_DEPTH, TOP, WordPrediction
+from .wholeword import GREEDY_DEPTH, SEARCH_DEPTH, SEED_SEARCH_DEPTH, TOP, WordPrediction, search_depth
 
 BINS = ("high", "mid", "low")
 SOFT_K = (3, 5, 10, 25, 50, 100)
@@ -67,7 +67,7 @@ class WordPredScorer(Scorer):
 
     @property
     def search_depth(self) -> int:
-        return SEED_SEARCH_DEPTH if self.faithful else SEARCH_DEPTH
+        return search_depth(self.faithful)
 
     def prepare(self, data: dict) -> None:
         """Read the word2vec neighbours of the ``types`` config (soft match)."""
@@ -261,7 +261,7 @@ def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, i
     boundary, ends = torch.as_tensor(vocab.boundary), torch.as_tensor(vocab.ends)
     decode = lambda ids: model.tokenizer.decode(ids, skip_special_tokens=False, clean_up_tokenization_spaces=False).strip()  # noqa: E731
     counter = counter if counter is not None else [0]
-    depth_limit = SEED_SEARCH_DEPTH if faithful else SEARCH_DEPTH
+    depth_limit = search_depth(faithful)
 
     def last_logprobs(ids):
         counter[0] += len(ids)
