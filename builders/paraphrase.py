@@ -226,7 +226,7 @@ class ParaphraseBuilder(Builder):
             kind = "rare" if x_rate < rare_edge else "common" if x_rate >= common_edge else None
             if kind is None:
                 continue
-            own = set(sense.lemma_names()) | {x}
+            own = set(sense.lemma_names())  # x is one of them (checked above)
             for hyper in sorted(sense.hypernyms(), key=lambda syn: syn.name()):
                 heads = words_for(hyper, own)
                 if not heads:

@@ -52,7 +52,6 @@ def differing_spans(s_x: str, s_other: str) -> tuple[str, str] | None:
 
 def read_triples(path: Path) -> list[dict]:
     """Rows (without ``set``/``id``) from one published file; errors name file:line."""
-    lines = []
     with open(path, encoding="utf-8") as f:
         lines = [(n, line.strip()) for n, line in enumerate(f, 1) if line.strip()]
     if len(lines) % 3:
