@@ -217,13 +217,14 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
             return _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts)
         return model
 
-    runs = []
+    runs, ok = [], False
     try:
         for model_name in model_names or [None]:
             model = None if model_name is None else loader(model_name)
             runs.append(do_score(name, model, data, split, limit, out, data_config, progress=not as_json, **opts))
+        ok = True
     finally:
-        distributed.finish()
+        distributed.finish(ok)  # a failed rank does not wait at a barrier its peers never reach
     if not distributed.world().main:
         return
     if as_json:

@@ -92,12 +92,16 @@ def device(requested: str) -> str:
     return requested
 
 
-def finish() -> None:
-    """Leave the process group (after the last run of a call)."""
+def finish(ok: bool = True) -> None:
+    """Leave the process group after the last run of a call. After a clean run every rank first waits for
+    the others (rank 0 is still merging): a gloo rank that tore its group down while its peer still held
+    the connections was seen to abort (SIGABRT, "terminate called without an active exception")."""
     import sys
 
     if "torch.distributed" in sys.modules:
         import torch.distributed as dist
 
         if dist.is_available() and dist.is_initialized():
+            if ok:
+                barrier(world())
             dist.destroy_process_group()
