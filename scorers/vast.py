@@ -109,12 +109,10 @@ def paper_pcs(dim: int) -> int:
     return int(round(dim / 100))
 
 
-def isolation_curve(words, valence, a, b, basis, k: int) -> list[float]:
-    """VAST of ``words`` [n, d] after mean-centring and nullifying the top n PCs of ``basis``, n = 0..k."""
-    k = min(k, min(basis.shape) - 1)
-    mean, comps = top_components(basis, k)
+def isolation_curve(words, valence, a, b, mean: np.ndarray, comps: np.ndarray) -> list[float]:
+    """VAST of ``words`` [n, d] after mean-centring and nullifying the top n of ``comps``, n = 0..len(comps)."""
     return [float(pearson_by_layer(sc_weat(*(nullify(x, mean, comps[:n])[:, None] for x in (words, a, b))), valence)[0])
-            for n in range(k + 1)]
+            for n in range(len(comps) + 1)]
 
 
 def select_all(entries: list[tuple[str, str, int]]) -> dict[str, list[int]]:
@@ -347,12 +345,14 @@ class VASTScorer(Scorer):
         dim = next((len(decode_vector(r["vector"])) for r in records), 0)
         k_paper = paper_pcs(dim) if o.null_pcs == "paper" else None
         k = max(int(o.max_pcs), k_paper or 0, int(o.null_pcs) if str(o.null_pcs).isdigit() else 0)
-        isolation = {}
+        isolation, top_pcs = {}, {}
         for setting in layers:
             best = next((r["best_layer"] for r in by_setting[setting] if "best_layer" in r), layer)
-            curves = {"top": self._isolation(by_setting, setting, "vector", layer, k)}
+            top_pcs[setting] = self._components(by_setting, setting, "vector", layer, k)
+            curves = {"top": self._isolation(by_setting, setting, "vector", layer, top_pcs[setting])}
             if best != layer:
-                curves["best"] = self._isolation(by_setting, setting, "vector_best", best, k)
+                curves["best"] = self._isolation(by_setting, setting, "vector_best", best,
+                                                 self._components(by_setting, setting, "vector_best", best, k))
             isolation[setting] = {"layer": layer, "best_layer": best, "argmax_layer": int(np.nanargmax(layers[setting]["vast"])),
                                   **{f"curve_{key}": c for key, c in curves.items()}}
         bleached = isolation.get("bleached", {}).get("curve_top") or []
@@ -370,7 +370,7 @@ class VASTScorer(Scorer):
                 "polar_filter": o.polar_filter, "bos": "auto" if self.bos_on else "none"}
         best = isolation.get("bleached", {}).get("best_layer", layer)
         return {**meta, "layers": layers, "tokenization": self._tokenization(by_setting), "isolation": isolation,
-                "table1": table1, "bias": self._bias(by_setting, n, k), "similarity": self._similarity(records, layer, best, n, k)}
+                "table1": table1, "bias": self._bias(by_setting, n, k, top_pcs.get("bleached")), "similarity": self._similarity(records, layer, best, n, k)}
 
     def _similarity(self, records: list[dict], layer: int, best: int, n: int, k: int) -> dict:
         """Spearman rho of cosine similarity with the human scores per layer, and after nullifying n PCs at the top and
@@ -448,17 +448,25 @@ class VASTScorer(Scorer):
                 recs += [r for r in recs if r["word"] in twice]
         return self._vectors(recs, field, layer)
 
-    def _isolation(self, by_setting: dict, setting: str, field: str, layer: int, k: int) -> list[float]:
-        """VAST after nullifying the top n PCs of the basis, n = 0..k (Figure 3), at ``layer`` (``field``)."""
+    def _components(self, by_setting: dict, setting: str, field: str, layer: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(mean, top-k PCs) of the setting's PCA basis at ``layer`` (``field``): one SVD for the isolation curve
+        and, in the bleached setting, the bias tests."""
         lex = [r for r in by_setting[setting] if r["group"] == "lexicon"]
         pleasant, unpleasant = self._polar_recs(by_setting, setting)
         basis = self._basis(by_setting, setting, field, lex, pleasant + unpleasant, layer)
-        return isolation_curve(self._vectors(lex, field), np.array([r["valence"] for r in lex]),
-                               self._vectors(pleasant, field, layer), self._vectors(unpleasant, field, layer), basis, k)
+        return top_components(basis, min(k, min(basis.shape) - 1))
 
-    def _bias(self, by_setting: dict, n: int, k: int) -> dict:
+    def _isolation(self, by_setting: dict, setting: str, field: str, layer: int, pcs: tuple[np.ndarray, np.ndarray]) -> list[float]:
+        """VAST after nullifying the top n PCs of the basis, n = 0..k (Figure 3), at ``layer`` (``field``)."""
+        lex = [r for r in by_setting[setting] if r["group"] == "lexicon"]
+        pleasant, unpleasant = self._polar_recs(by_setting, setting)
+        return isolation_curve(self._vectors(lex, field), np.array([r["valence"] for r in lex]),
+                               self._vectors(pleasant, field, layer), self._vectors(unpleasant, field, layer), *pcs)
+
+    def _bias(self, by_setting: dict, n: int, k: int, pcs: tuple[np.ndarray, np.ndarray] | None) -> dict:
         """WEAT effect sizes and p-values in the bleached setting at ``layer``, before and after nullifying n PCs of
-        the same basis as the isolation step; d for every n = 0..k (Figure 5)."""
+        the isolation step's basis (``pcs``; a run without a bleached lexicon: every word it embeds there, each
+        once); d for every n = 0..k (Figure 5)."""
         recs = by_setting.get("bleached", [])
         weat_recs: dict[str, list[dict]] = {}
         for r in recs:
@@ -466,13 +474,10 @@ class VASTScorer(Scorer):
                 weat_recs.setdefault(r["group"][5:], []).append(r)
         if not weat_recs:
             return {}
-        lex = [r for r in recs if r["group"] == "lexicon"]
-        pleasant, unpleasant = self._polar_recs(by_setting, "bleached") if lex else ([], [])
-        union = self.opts.pca_basis == "union" or not lex
-        basis = self._vectors(list({r["word"]: r for r in _vast_rows(recs)}.values()), "vector") if union else \
-            self._basis(by_setting, "bleached", "vector", lex, pleasant + unpleasant)
-        k = min(k, min(basis.shape) - 1)
-        mean, comps = top_components(basis, k)
+        if pcs is None:
+            basis = self._vectors(list({r["word"]: r for r in _vast_rows(recs)}.values()), "vector")
+            pcs = top_components(basis, min(k, min(basis.shape) - 1))
+        mean, comps = pcs
         tests = {}
         for name, sets in WEAT_TESTS.items():
             if not all(s in weat_recs for s in sets):
@@ -480,7 +485,7 @@ class VASTScorer(Scorer):
             vectors = [self._vectors(weat_recs[s], "vector") for s in sets]
             before = weat(*vectors, int(self.opts.n_resamples), int(self.opts.seed))
             after = weat(*(nullify(v, mean, comps[:n]) for v in vectors), int(self.opts.n_resamples), int(self.opts.seed))
-            sweep = [weat_scores(*(nullify(v, mean, comps[:j]) for v in vectors))[0] for j in range(k + 1)]
+            sweep = [weat_scores(*(nullify(v, mean, comps[:j]) for v in vectors))[0] for j in range(len(comps) + 1)]
             tests[name] = {"d": before[0], "p": before[1], "d_nullified": after[0], "p_nullified": after[1], "d_by_pcs": sweep}
         return {"null_pcs": n, "tests": tests}
 

@@ -9,7 +9,7 @@ from scipy import stats as sps
 from wordbench.benchmarks.hub import build
 from wordbench.benchmarks.runner import score
 from wordbench.builders.vast import template_context, valence_class
-from wordbench.builders.vast_words import WEAT_TESTS, WORD_SETS
+from wordbench.builders.vast_words import POLAR, VAD_SETS, WEAT_TESTS, WORD_SETS
 from wordbench.scorers import vast
 from wordbench.scorers.models import ModelError, load_model
 
@@ -137,6 +137,23 @@ def test_score_end_to_end_and_resume(word_level_encoder, vast_data, tmp_path):
     again = score("vast", word_level_encoder, str(vast_data), out=tmp_path, progress=False, n_resamples=99, max_pcs=3,
                   tokenization_setting="bleached")
     assert json.loads((again.path / "summary.json").read_text())["items_scored_now"] == 0
+
+
+def test_faithful_bias_tests_project_with_the_isolation_basis(word_level_encoder, vast_data, tmp_path):
+    """--faithful stacks the polar and dominance/arousal words twice into the PCA basis (VAST.py); the WEAT bias
+    tests must nullify the PCs of that same basis, not of the words each once."""
+    run = score("vast", word_level_encoder, str(vast_data), out=tmp_path, progress=False, n_resamples=9, max_pcs=3, faithful=True)
+    tests = json.loads((run.path / "summary.json").read_text())["metrics"]["bias"]["tests"]
+    recs = [r for r in run.records() if r["setting"] == "bleached" and not r["group"].startswith("sim:")]
+    once = list({r["word"]: r for r in recs}.values())
+    twice = {w for name in (*POLAR, *VAD_SETS) for w in WORD_SETS[name]}
+    assert any(r["word"] in twice for r in once)
+    basis = np.stack([vast.decode_vector(r["vector"]) for r in once + [r for r in once if r["word"] in twice]])
+    mean, comps = vast.top_components(basis, 3)
+    name, sets = next((n, s) for n, s in WEAT_TESTS.items() if n in tests)
+    vectors = [np.stack([vast.decode_vector(r["vector"]) for r in recs if r["group"] == f"weat:{s}"]) for s in sets]
+    by_hand = [vast.weat_scores(*(vast.nullify(v, mean, comps[:j]) for v in vectors))[0] for j in range(4)]
+    assert tests[name]["d_by_pcs"] == pytest.approx(by_hand)
 
 
 def test_batched_effect_sizes_equal_one_at_a_time(word_level_encoder, vast_data, tmp_path):
