@@ -92,6 +92,17 @@ class LineSteps:
     def actual(self, line: int, word: int) -> list[int]:
         return self.ids[line][self.starts[line][word] : self.starts[line][word + 1]]
 
+    CONTINUE_BATCH = 64  # off-line paths continued from the cache per call
+
+    def continue_groups(self, requests, out: list, groups: dict, cont) -> None:
+        """Fill ``out[n]`` for the requests off their line: ``groups`` maps a key to request indices that can
+        share one cached batch; ``cont(key, [request, ...])`` returns their steps, CONTINUE_BATCH at a time."""
+        for key, ns in groups.items():
+            for i in range(0, len(ns), self.CONTINUE_BATCH):
+                part = ns[i : i + self.CONTINUE_BATCH]
+                for n, step in zip(part, cont(key, [requests[n] for n in part])):
+                    out[n] = step
+
 
 class ScoringModel:
     """Base of the families. ``family`` is "causal", "masked" or "encoder"."""

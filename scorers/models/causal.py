@@ -216,8 +216,6 @@ class _CausalLineSteps(LineSteps):
     so only the path's own tokens go through the model again.
     """
 
-    CONTINUE_BATCH = 64
-
     def __init__(self, model: CausalLM, lines):
         from ..wholeword import summarize_steps
 
@@ -241,10 +239,7 @@ class _CausalLineSteps(LineSteps):
                 out[n] = self.table[line][start + len(path) - 1]
             else:
                 off_line.append(n)
-        for i in range(0, len(off_line), self.CONTINUE_BATCH):
-            chunk = off_line[i : i + self.CONTINUE_BATCH]
-            for n, step in zip(chunk, self._continue([requests[n] for n in chunk])):
-                out[n] = step
+        self.continue_groups(requests, out, {None: off_line}, lambda _, reqs: self._continue(reqs))
         return out
 
     def _continue(self, requests):

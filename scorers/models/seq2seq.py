@@ -260,8 +260,6 @@ class _Seq2SeqLineSteps(LineSteps):
     tokens go through the decoder again.
     """
 
-    CONTINUE_BATCH = 64
-
     def __init__(self, model: Seq2SeqLM, lines):
         super().__init__(model, lines)
         model.gap_id  # noqa: B018 - fails early for a model that cannot infill
@@ -309,12 +307,9 @@ class _Seq2SeqLineSteps(LineSteps):
                 out[n] = self.table[line, word][len(path)]
             else:  # equal prefix lengths: no padding inside the cached prefix
                 groups.setdefault(self.where[line, word][2], []).append(n)
-        for prefix, ns in groups.items():
+        for ns in groups.values():  # by cached chunk and row, so that a call gathers few chunks
             ns.sort(key=lambda n: self.where[requests[n][0], requests[n][1]][:2])
-            for i in range(0, len(ns), self.CONTINUE_BATCH):
-                part = ns[i : i + self.CONTINUE_BATCH]
-                for n, step in zip(part, self._continue(prefix, [requests[n] for n in part])):
-                    out[n] = step
+        self.continue_groups(requests, out, groups, self._continue)
         return out
 
     def _gather(self, prefix: int, requests):
