@@ -114,13 +114,18 @@ def model_family(name_or_path: str, family: str | None = None, revision: str | N
     """The family ``load_model`` would give, from the config alone (no weights are read)."""
     if family is not None:
         return family
+    _, gguf, source = _resolve(name_or_path)
+    return "causal" if gguf else detect_family(_config(source, name_or_path, {"revision": revision, "trust_remote_code": trust_remote_code}))
+
+
+def _resolve(name_or_path: str) -> tuple[Path, bool, str]:
+    """(path, gguf, source): where transformers reads the model from (a Hub id, a folder, a .gguf file's
+    folder); a name that looks like a path and does not exist is an error."""
     path = Path(name_or_path).expanduser()
-    if path.suffix == ".gguf":
-        return "causal"
     if not path.exists() and _looks_like_path(name_or_path):
         raise ModelError(f"model path {name_or_path} does not exist")
-    source = str(path) if path.exists() else name_or_path
-    return detect_family(_config(source, name_or_path, {"revision": revision, "trust_remote_code": trust_remote_code}))
+    gguf = path.suffix == ".gguf"
+    return path, gguf, str(path.parent if gguf else (path if path.exists() else name_or_path))
 
 
 def load_model(
@@ -143,17 +148,13 @@ def load_model(
     """
     import transformers
 
-    path = Path(name_or_path).expanduser()
+    path, gguf, source = _resolve(name_or_path)
     local = path.exists()
-    if not local and _looks_like_path(name_or_path):
-        raise ModelError(f"model path {name_or_path} does not exist")
     if batch_size != "auto" and not (isinstance(batch_size, int) and batch_size >= 1):
         raise ModelError(f"batch size must be auto or a positive integer, got {batch_size!r}")
     if family is not None and family not in FAMILIES:
         raise ModelError(f"unknown model family '{family}': use one of {', '.join(FAMILIES)}")
 
-    gguf = path.suffix == ".gguf"
-    source = str(path.parent if gguf else (path if local else name_or_path))
     common = {"revision": revision, "trust_remote_code": trust_remote_code}
     if gguf:
         common["gguf_file"] = path.name
