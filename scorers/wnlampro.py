@@ -95,7 +95,7 @@ class WNLaMProScorer(Scorer):
     def __init__(self, **options):
         super().__init__(**options)  # word_start_only is typed there (true/false/None)
         self._family: str | None = None
-        self._labels: dict[int, list[str]] = {}
+        self._labels: tuple[object, list[str]] | None = None  # (model, its labels): the last model's, kept with it
 
     def run_info(self, model):
         info = super().run_info(model)
@@ -119,7 +119,7 @@ class WNLaMProScorer(Scorer):
         """What each logit index stands for: the lower-cased word a word-start token spells; any other
         token as the tokenizer spells it, continuation pieces marked ``##`` so they match no target.
         ``faithful``: the authors' labels (the token, marker stripped, lower-cased)."""
-        if id(model) not in self._labels:
+        if self._labels is None or self._labels[0] is not model:  # by identity, not id(): an id can be reused
             vocab = model.words
             size = len(vocab.words)  # the model's output size, which may exceed the tokenizer's
             raw = model.tokenizer.convert_ids_to_tokens(list(range(min(size, len(model.tokenizer)))))
@@ -133,8 +133,8 @@ class WNLaMProScorer(Scorer):
                     labels.append(vocab.word(i).lower())
                 else:
                     labels.append(tok if vocab.boundary[i] or tok.startswith("##") else "##" + tok)
-            self._labels[id(model)] = labels
-        return self._labels[id(model)]
+            self._labels = (model, labels)
+        return self._labels[1]
 
     def predicted_words(self, model, lefts: list[str], rights: list[str]) -> list[list[str]]:
         """Top-100 predictions per query: distinct labels (case variants are one word); ``faithful``:
