@@ -18,6 +18,7 @@ import numpy as np
 
 from . import plots
 from .base import Scorer
+from .models import ModelError
 from .wholeword import GREEDY_DEPTH, SEARCH_DEPTH, SEED_SEARCH_DEPTH, TOP, WordPrediction, search_depth
 
 BINS = ("high", "mid", "low")
@@ -52,16 +53,19 @@ class WordPredScorer(Scorer):
         return {"top": TOP, "greedy_depth": GREEDY_DEPTH, "search_depth": self.search_depth,
                 "first_step": "vocabulary" if self.faithful else "word-starts", **tune}
 
+    def check_family(self, family: str, model_name: str) -> None:
+        """As every scorer's, and ``finetune`` takes a causal model only (asked before the weights load)."""
+        super().check_family(family, model_name)
+        if self.opts.finetune and family != "causal":
+            raise ModelError(f"the finetune option needs a causal model; {model_name} is {family}")
+
     def _finetune(self, model) -> None:
         """Once per run, before the first prediction: one pass of fine-tuning on the ``finetune`` corpus."""
         if self.opts.finetune and not self.finetuned:
-            from wordbench.builders.errors import ConfigError
             from wordbench.builders.sources.corpora import iter_corpus_lines
 
             from .finetune import finetune_causal
 
-            if model.family != "causal":
-                raise ConfigError("finetune needs a causal model")
             finetune_causal(model, iter_corpus_lines(self.opts.finetune), epochs=float(self.opts.finetune_epochs))
             self.finetuned = True
 

@@ -261,3 +261,12 @@ def test_finetune_one_pass_before_scoring(tiny_models, tmp_path):
     weights = {k: v.clone() for k, v in model.model.state_dict().items()}
     scorer.score(model, [{"id": "a", "words": LINES[0], "bins": [""] * len(LINES[0])}])
     assert scorer.finetuned and any(not torch.equal(weights[k], v) for k, v in model.model.state_dict().items())
+
+
+def test_finetune_refuses_a_non_causal_model_before_its_weights_load(tiny_models, tmp_path):
+    (tmp_path / "train.txt").write_text("\n".join(TRAIN[:8]) + "\n")
+    scorer = WordPredScorer(finetune=str(tmp_path / "train.txt"))
+    scorer.check_family("causal", "gpt2")  # the scorer's families, and causal for the fine-tuning
+    with pytest.raises(ModelError, match="finetune option needs a causal model; bert is masked"):
+        scorer.check_family("masked", "bert")
+    WordPredScorer().check_family("masked", "bert")  # without finetune a masked model is scored
