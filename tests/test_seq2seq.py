@@ -106,6 +106,29 @@ def test_cached_search_equals_one_pass_per_node_and_batch_size(s2s, tiny_models,
 
 
 @pytest.mark.parametrize("name", ["t5", "bart"])
+def test_teacher_forcing_batches_keep_the_token_budget(s2s, tiny_models, name, monkeypatch):
+    """Under batch_size=auto the teacher-forced chunks of contexts are cut by the sizer's token budget too
+    (rows x longest source+decoder length), not by the row cap alone; the predictions do not change."""
+    from wordbench.scorers.models import seq2seq
+
+    shapes, real = [], seq2seq._Seq2SeqLineSteps._force_chunk
+
+    def counted(self, keys, prepared):
+        shapes.append((len(keys), max(sum(map(len, prepared[k])) for k in keys)))
+        return real(self, keys, prepared)
+
+    monkeypatch.setattr(seq2seq._Seq2SeqLineSteps, "_force_chunk", counted)
+    auto = load_model(str(tiny_models[name]), device="cpu", batch_size="auto")
+    auto.sizer.tokens = 80
+    budget = auto.predict_words(LINES, EVENTS)
+    assert shapes and all(rows == 1 or rows * longest <= 80 for rows, longest in shapes)
+    assert max(rows for rows, _ in shapes) > 1  # the budget still batches
+    ours = s2s[name].predict_words(LINES, EVENTS)
+    assert [(p.greedy, p.hit1, p.hit10) for p in budget] == [(p.greedy, p.hit1, p.hit10) for p in ours]
+    np.testing.assert_allclose([p.word_lp for p in budget], [p.word_lp for p in ours], atol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["t5", "bart"])
 def test_encoder_and_decoder_states(s2s, tiny_models, name):
     model = s2s[name]
     text = "the dog is a pet ."

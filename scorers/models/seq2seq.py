@@ -268,33 +268,38 @@ class _Seq2SeqLineSteps(LineSteps):
         self.chunks: list = []  # per chunk: encoder states, source mask, self- and cross-attention keys/values
 
     def _teacher_force(self, contexts):
-        from ..wholeword import summarize_steps
-
         m = self.model
         prepared = {key: (*m.infill_ids(self.ids[key[0]][: self.starts[key[0]][key[1]]]), self.actual(*key)) for key in contexts}
         # Chunks of equal decoder-prefix length (mask style: the left context), so that a chunk's off-word paths
-        # continue from its cache in one call; sorted by source length within.
+        # continue from its cache in one call; within that, the sizer's batches (row cap, token budget, OOM back-off).
         by_prefix: dict[int, list] = {}
-        for key in sorted(contexts, key=lambda k: (len(prepared[k][1]), len(prepared[k][0]))):
+        for key in contexts:
             by_prefix.setdefault(len(prepared[key][1]), []).append(key)
-        size = m.sizer.size
-        for keys in (group[i : i + size] for group in by_prefix.values() for i in range(0, len(group), size)):
-            part = [prepared[k] for k in keys]
-            src, src_mask = m.pad([p[0] for p in part])
-            enc = m.model.get_encoder()(input_ids=src, attention_mask=src_mask).last_hidden_state
-            dec, dec_mask = m.pad([p[1] + p[2] for p in part])
-            rows = [(r, len(d) - 1 + j) for r, (_, d, own) in enumerate(part) for j in range(len(own) + 1)]
-            at = torch.tensor(rows, device=m.device)
-            with m.head_at(at[:, 0], at[:, 1]) as pick:  # the head only where a step is read
-                out = m.model(encoder_outputs=(enc,), attention_mask=src_mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask, use_cache=True)
-            cache = out.past_key_values
-            self.chunks.append((enc, src_mask, [(l.keys, l.values) for l in cache.self_attention_cache.layers],
-                                [(l.keys, l.values) for l in cache.cross_attention_cache.layers]))
-            logprobs = torch.log_softmax(pick(out.logits).float(), -1)
-            steps = iter(summarize_steps(logprobs, self.vocab_tensors, [t for _, _, own in part for t in own + [-1]]))
-            for r, (key, (_, d, own)) in enumerate(zip(keys, part)):
-                self.table[key] = [next(steps) for _ in range(len(own) + 1)]
-                self.where[key] = (len(self.chunks) - 1, r, len(d))
+        for group in by_prefix.values():
+            m.sizer.run(group, [sum(map(len, prepared[k])) for k in group], lambda keys: self._force_chunk(keys, prepared))
+
+    def _force_chunk(self, keys, prepared) -> list[None]:
+        """One batched encoder + teacher-forced decoder pass over ``keys``; keeps its caches as a chunk."""
+        from ..wholeword import summarize_steps
+
+        m = self.model
+        part = [prepared[k] for k in keys]
+        src, src_mask = m.pad([p[0] for p in part])
+        enc = m.model.get_encoder()(input_ids=src, attention_mask=src_mask).last_hidden_state
+        dec, dec_mask = m.pad([p[1] + p[2] for p in part])
+        rows = [(r, len(d) - 1 + j) for r, (_, d, own) in enumerate(part) for j in range(len(own) + 1)]
+        at = torch.tensor(rows, device=m.device)
+        with m.head_at(at[:, 0], at[:, 1]) as pick:  # the head only where a step is read
+            out = m.model(encoder_outputs=(enc,), attention_mask=src_mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask, use_cache=True)
+        cache = out.past_key_values
+        logprobs = torch.log_softmax(pick(out.logits).float(), -1)
+        steps = iter(summarize_steps(logprobs, self.vocab_tensors, [t for _, _, own in part for t in own + [-1]]))
+        self.chunks.append((enc, src_mask, [(l.keys, l.values) for l in cache.self_attention_cache.layers],
+                            [(l.keys, l.values) for l in cache.cross_attention_cache.layers]))
+        for r, (key, (_, d, own)) in enumerate(zip(keys, part)):
+            self.table[key] = [next(steps) for _ in range(len(own) + 1)]
+            self.where[key] = (len(self.chunks) - 1, r, len(d))
+        return [None] * len(keys)
 
     def steps(self, requests):
         new = list(dict.fromkeys((line, word) for line, word, _ in requests if (line, word) not in self.table))
