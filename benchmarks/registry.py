@@ -180,13 +180,14 @@ VAST_CARD = """\
 VAST, the valence-assessing semantics test of contextual embeddings (Wolfe & Caliskan 2022). Each row
 is a word in a context, with the character span of the word: lexicon words with their human valence in
 four settings (**bleached** `This is WORD`; **aligned** `It is <very unpleasant ... very pleasant> to
-think about WORD` by the word's valence on 1..9, classes <= 2.5 / 4.0 / 6.0 / 7.5 / above;
-**misaligned** the classes reversed; **random** a window of +-10 tokens around a seeded occurrence in
+think of WORD` by the word's valence on 1..9, the paper's classes 1.0-2.49 / 2.50-3.99 / 4.00-5.99 /
+6.00-7.49 / 7.50-9.00; **misaligned** the classes reversed; **random** a window of +-10 tokens around a seeded occurrence in
 a corpus, multi-word entries searched as token sequences), the polar words of the language in every
 setting, PCA-basis words (`group=basis`: other lexica given as `union_lexica` and the WEAT and
 dominance/arousal terms of the authors' code) in every setting, and the WEAT bias-test words (Caliskan
-et al. 2017) in the bleached setting. "think about" follows the authors' code (the paper's text says
-"think of"; `phrase` config). Seven languages (`language`): polar words from the authors' published
+et al. 2017) in the bleached setting. `--faithful` builds the authors' code: "think about", classes
+closed on the right (<= 2.5 / 4.0 / 6.0 / 7.5) and a template valence taken Warriner > ANEW > Bellezza.
+Seven languages (`language`): polar words from the authors' published
 lists (repeats dropped, first position kept); outside English the bleached setting alone (the
 templates are English), with wordbench's own translation of "This is WORD". **Offline default:** the
 VADER lexicon shipped in PyPI vaderSentiment (mean of 10 ratings on -4..+4, mapped to 1..9 by v + 5;

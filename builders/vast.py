@@ -2,7 +2,9 @@
 
 - bleached: ``This is WORD`` (other languages: a translation, ``BLEACHED``);
 - aligned: ``It is very unpleasant / unpleasant / neither pleasant nor unpleasant / pleasant / very
-  pleasant to think about WORD`` by the word's valence on 1..9 (<= 2.5 / <= 4.0 / <= 6.0 / <= 7.5 / above);
+  pleasant to think of WORD`` by the word's valence on 1..9 in the paper's classes 1.0-2.49 / 2.50-3.99 /
+  4.00-5.99 / 6.00-7.49 / 7.50-9.00 (``--faithful``: the authors' code, "think about" and <= 2.5 / <= 4.0 /
+  <= 6.0 / <= 7.5 / above, the template valence taken Warriner > ANEW > Bellezza);
 - misaligned: the same templates with the classes reversed (neutral keeps its own);
 - random: a window of +-10 tokens around a seeded occurrence of the word (or multi-word entry) in a corpus.
 The polar words of the language get contexts in every setting (aligned by their lexicon valence, else 8.0 /
@@ -15,7 +17,7 @@ and the WEAT / dominance / arousal word sets that are not scored get contexts in
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import datasets
 
@@ -32,7 +34,11 @@ TEMPLATE_SETTINGS = ("aligned", "misaligned")  # English templates only (the pap
 # "This is WORD" (May et al. 2019); the other languages are wordbench's translations, not the authors'.
 BLEACHED = {"en": "This is WORD", "pt": "Isto é WORD", "es": "Esto es WORD", "fr": "C'est WORD", "pl": "To jest WORD",
             "tr": "Bu WORD", "zh": "这是WORD"}
-CLASS_EDGES = (2.5, 4.0, 6.0, 7.5)  # valence classes 0..4 on the 1-9 scale
+CLASS_EDGES = (2.5, 4.0, 6.0, 7.5)  # valence classes 0..4 on the 1-9 scale: [1, 2.5), [2.5, 4), ... (the paper's text)
+# What --faithful sets: the authors' template wording (the paper's text says "think of"); their code also
+# closes the classes on the right (<= 2.5, ...) and takes a template valence Warriner > ANEW > Bellezza.
+FAITHFUL = {"phrase": "think about"}
+AUTHORS_VALENCE_ORDER = ("warriner", "anew", "bellezza")
 CLASS_PHRASES = ("very unpleasant", "unpleasant", "neither pleasant nor unpleasant", "pleasant", "very pleasant")
 POLAR_DEFAULT_VALENCE = {"pleasant": 8.0, "unpleasant": 2.0}  # polar words missing from the lexicon
 # The authors' embedding_collection.py: WEAT terms without a lexicon valence get 8 / 2 / 5 for the aligned templates.
@@ -70,7 +76,7 @@ class Config:
     language: str = "en"  # en | pt | zh | es | fr | pl | tr: polar words (and templates) of that language
     union_lexica: str = ""  # comma-separated lexicon specs whose words join the PCA basis (paper: warriner, anew, bellezza)
     settings: str = "auto"  # comma-separated subset of SETTINGS; auto: all four in English, bleached otherwise
-    phrase: str = "think about"  # the authors' code; the paper's text says "think of"
+    phrase: str = "think of"  # the paper's text; --faithful: "think about" (the authors' code)
     corpus: str = OFFLINE_EN  # random contexts: file, folder, hf:ID:CONFIG:SPLIT, offline-en or gensim-wiki
     text_column: str = "text"
     window: int = 10  # tokens on each side of the word in random contexts
@@ -84,14 +90,17 @@ class Config:
             raise ConfigError(f"scale_low ({self.scale_low}) must be below scale_high ({self.scale_high})")
 
 
-def valence_class(valence9: float) -> int:
-    return next((c for c, edge in enumerate(CLASS_EDGES) if valence9 <= edge), len(CLASS_EDGES))
+def valence_class(valence9: float, right_closed: bool = False) -> int:
+    """The aligned template's class of a 1..9 valence: the paper's 1.0-2.49 / 2.50-3.99 / ... (an edge opens
+    the upper class); ``right_closed``: the authors' code (<= 2.5 / <= 4.0 / <= 6.0 / <= 7.5)."""
+    below = (lambda edge: valence9 <= edge) if right_closed else (lambda edge: valence9 < edge)
+    return next((c for c, edge in enumerate(CLASS_EDGES) if below(edge)), len(CLASS_EDGES))
 
 
-def template_context(word: str, setting: str, valence9: float, phrase: str, language: str = "en") -> str:
+def template_context(word: str, setting: str, valence9: float, phrase: str, language: str = "en", right_closed: bool = False) -> str:
     if setting == "bleached":
         return BLEACHED[language].replace("WORD", word)
-    c = valence_class(valence9)
+    c = valence_class(valence9, right_closed)
     if setting == "misaligned":
         c = len(CLASS_PHRASES) - 1 - c
     return f"It is {CLASS_PHRASES[c]} to {phrase} {word}"
@@ -146,7 +155,7 @@ class RandomContexts:
 
 class VASTBuilder(Builder):
     name = "vast"
-    version = "2.0.0"
+    version = "2.1.0"
     Config = Config
 
     def _lexicon(self, config: Config) -> Lexicon:
@@ -198,6 +207,8 @@ class VASTBuilder(Builder):
         return out
 
     def build(self, config: Config, progress: bool = False) -> dict[str, datasets.DatasetDict]:
+        if config.faithful:
+            config = replace(config, **FAITHFUL)
         settings = self._settings(config)
         lexicon, union = self._lexicon(config), self._union(config)
         if lexicon.duplicates:
@@ -207,12 +218,15 @@ class VASTBuilder(Builder):
         if config.max_words is not None and config.max_words < len(words):
             keep = set(sorted(words, key=lambda w: seeded_key(config.seed, w))[: config.max_words])
             words = [w for w in words if w in keep]
-        known = [lexicon, *union]
+        known = [lexicon, *union]  # a template's valence: the scored lexicon's first
+        if config.faithful:
+            rank = {name: i for i, name in enumerate(AUTHORS_VALENCE_ORDER)}
+            known.sort(key=lambda lex: rank.get(lex.name, len(rank)))
 
         def valence9(word: str, default: float) -> float:
             return next((round(lex.nine_point(word), 6) for lex in known if word in lex.valence), default)
 
-        entries = [(w, "lexicon", lexicon.valence[w], round(lexicon.nine_point(w), 6)) for w in words]
+        entries = [(w, "lexicon", lexicon.valence[w], valence9(w, float("nan"))) for w in words]
         polar = polar_words(config.language)
         for pole in POLAR:
             for w in polar[pole]:
@@ -240,7 +254,7 @@ class VASTBuilder(Builder):
                         continue
                     context, start, end = found
                 else:
-                    context, start, end = _ending_in(template_context(word, setting, v9, config.phrase, config.language), word)
+                    context, start, end = _ending_in(template_context(word, setting, v9, config.phrase, config.language, config.faithful), word)
                 rows.append({"id": f"{setting}-{group}-{word}", "word": word, "group": group, "setting": setting, "valence": valence,
                              "valence9": v9, "context": context, "start": start, "end": end, **base})
         for name in sorted(used):

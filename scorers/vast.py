@@ -219,7 +219,7 @@ class VASTScorer(Scorer):
         if row["group"] == "basis":
             return "basis"
         v = row["valence9"]
-        return None if not np.isfinite(v) else valence_class(v)
+        return None if not np.isfinite(v) else valence_class(v, self.faithful)
 
     def sample_unit(self, row: dict) -> str:
         return row["word"]  # a word is kept with all its contexts

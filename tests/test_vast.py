@@ -30,8 +30,12 @@ def vast_data(tmp_path_factory):
     return folder
 
 
-def test_templates_follow_the_authors_code():
-    assert [valence_class(v) for v in (1.0, 2.5, 2.51, 4.0, 6.0, 7.5, 7.51, 9.0)] == [0, 0, 1, 1, 2, 3, 4, 4]
+def test_templates_follow_the_paper_and_faithful_the_authors_code():
+    # the paper's classes 1.0-2.49 / 2.50-3.99 / 4.00-5.99 / 6.00-7.49 / 7.50-9.00; the authors' code: <= 2.5, ...
+    assert [valence_class(v) for v in (1.0, 2.49, 2.5, 3.99, 4.0, 5.99, 6.0, 7.49, 7.5, 9.0)] == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    assert [valence_class(v, right_closed=True) for v in (1.0, 2.5, 2.51, 4.0, 6.0, 7.5, 7.51, 9.0)] == [0, 0, 1, 1, 2, 3, 4, 4]
+    assert template_context("cake", "aligned", 7.5, "think of") == "It is very pleasant to think of cake"
+    assert template_context("cake", "aligned", 7.5, "think about", right_closed=True) == "It is pleasant to think about cake"
     assert template_context("cake", "bleached", 8.0, "think about") == "This is cake"
     assert template_context("cake", "aligned", 8.0, "think about") == "It is very pleasant to think about cake"
     assert template_context("cake", "misaligned", 8.0, "think about") == "It is very unpleasant to think about cake"
@@ -46,7 +50,7 @@ def test_builder_rows(vast_data):
     rows = list(datasets.load_dataset(str(vast_data))["test"])
     assert all(r["context"][r["start"]:r["end"]].lower() == r["word"].lower() for r in rows)
     by = {(r["setting"], r["group"], r["word"]): r for r in rows}
-    assert by[("aligned", "lexicon", "snake")]["context"] == "It is very unpleasant to think about snake"
+    assert by[("aligned", "lexicon", "snake")]["context"] == "It is unpleasant to think of snake"  # 2.5: the paper's 2.50-3.99
     assert by[("aligned", "pleasant", "caress")]["valence9"] == 8.0  # polar words missing from the lexicon: 8.0 / 2.0
     assert by[("aligned", "unpleasant", "grief")]["valence9"] == 1.6  # ... else their lexicon valence
     assert by[("random", "lexicon", "puppy")]["context"] == "She gave the puppy a gift ."
@@ -57,6 +61,27 @@ def test_builder_rows(vast_data):
 
     summary = get("vast").builder().summary(load_data("vast", str(vast_data), progress=False)[1])
     assert "no occurrence in the corpus" in summary and "snake" in summary
+
+
+def test_faithful_build_uses_the_authors_templates_and_valence_order(tmp_path):
+    """--faithful: "think about", classes closed on the right (snake at 2.5 is very unpleasant), and a word's
+    template valence from Warriner before the scored lexicon (the authors' shared order)."""
+    import datasets
+
+    bellezza = tmp_path / "bellezza.csv"  # 1..5: table 3.0 -> 5.0 on 1..9
+    bellezza.write_text("word,combined_pleasantness\n" + "".join(f"{w},{(v - 1) / 2 + 1}\n" for w, v in LEXICON.items()))
+    warriner = tmp_path / "warriner.csv"
+    warriner.write_text("Word,V.Mean.Sum\ntable,8.2\n")
+    rows = {}
+    for faithful in (False, True):
+        folder, _ = build("vast", [f"lexicon=bellezza:{bellezza}", f"union_lexica=warriner:{warriner}", "settings=aligned"],
+                          out=tmp_path / f"data-{faithful}", progress=False, faithful=faithful)
+        rows[faithful] = {(r["group"], r["word"]): r for r in datasets.load_dataset(str(folder))["test"]}
+    assert rows[False][("lexicon", "snake")]["context"] == "It is unpleasant to think of snake"
+    assert rows[True][("lexicon", "snake")]["context"] == "It is very unpleasant to think about snake"
+    assert rows[False][("lexicon", "table")]["context"] == "It is neither pleasant nor unpleasant to think of table"
+    assert rows[True][("lexicon", "table")]["context"] == "It is very pleasant to think about table"  # Warriner's 8.2
+    assert rows[True][("lexicon", "table")]["valence"] == rows[False][("lexicon", "table")]["valence"] == 3.0  # scored: Bellezza's
 
 
 def test_sc_weat_pearson_nullify_weat_by_hand():
