@@ -35,9 +35,9 @@ TEMPLATE_SETTINGS = ("aligned", "misaligned")  # English templates only (the pap
 BLEACHED = {"en": "This is WORD", "pt": "Isto é WORD", "es": "Esto es WORD", "fr": "C'est WORD", "pl": "To jest WORD",
             "tr": "Bu WORD", "zh": "这是WORD"}
 CLASS_EDGES = (2.5, 4.0, 6.0, 7.5)  # valence classes 0..4 on the 1-9 scale: [1, 2.5), [2.5, 4), ... (the paper's text)
-# What --faithful sets: the authors' template wording (the paper's text says "think of"); their code also
-# closes the classes on the right (<= 2.5, ...) and takes a template valence Warriner > ANEW > Bellezza.
-FAITHFUL = {"phrase": "think about"}
+# The template wording: the paper's text, and the authors' code (--faithful); their code also closes the
+# classes on the right (<= 2.5, ...) and takes a template valence Warriner > ANEW > Bellezza.
+PHRASE = {"paper": "think of", "faithful": "think about"}
 AUTHORS_VALENCE_ORDER = ("warriner", "anew", "bellezza")
 CLASS_PHRASES = ("very unpleasant", "unpleasant", "neither pleasant nor unpleasant", "pleasant", "very pleasant")
 POLAR_DEFAULT_VALENCE = {"pleasant": 8.0, "unpleasant": 2.0}  # polar words missing from the lexicon
@@ -76,7 +76,7 @@ class Config:
     language: str = "en"  # en | pt | zh | es | fr | pl | tr: polar words (and templates) of that language
     union_lexica: str = ""  # comma-separated lexicon specs whose words join the PCA basis (paper: warriner, anew, bellezza)
     settings: str = "auto"  # comma-separated subset of SETTINGS; auto: all four in English, bleached otherwise
-    phrase: str = "think of"  # the paper's text; --faithful: "think about" (the authors' code)
+    phrase: str | None = None  # None: "think of" (the paper's text); under --faithful "think about" (the authors' code)
     corpus: str = OFFLINE_EN  # random contexts: file, folder, hf:ID:CONFIG:SPLIT, offline-en or gensim-wiki
     text_column: str = "text"
     window: int = 10  # tokens on each side of the word in random contexts
@@ -207,8 +207,8 @@ class VASTBuilder(Builder):
         return out
 
     def build(self, config: Config, progress: bool = False) -> dict[str, datasets.DatasetDict]:
-        if config.faithful:
-            config = replace(config, **FAITHFUL)
+        if config.phrase is None:
+            config = replace(config, phrase=PHRASE["faithful" if config.faithful else "paper"])
         settings = self._settings(config)
         lexicon, union = self._lexicon(config), self._union(config)
         if lexicon.duplicates:

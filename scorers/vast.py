@@ -436,10 +436,11 @@ class VASTScorer(Scorer):
         chosen = select_polar(entries, self.opts.seed) if self._single(False) else select_all(entries)
         return [recs[i] for i in chosen["pleasant"]], [recs[i] for i in chosen["unpleasant"]]
 
-    def _basis(self, by_setting: dict, setting: str, field: str, lex: list[dict], polar: list[dict], layer: int | None = None) -> np.ndarray:
+    def _basis(self, by_setting: dict, setting: str, field: str, lex: list[dict], polar: list[dict], layer: int | None = None,
+               union: bool = False) -> np.ndarray:
         """The PCA basis: ``union`` every word embedded in the setting (and the polar words used), each once;
-        ``run`` the scored lexicon words and the chosen polar words."""
-        if self.opts.pca_basis == "run":
+        ``run`` the scored lexicon words and the chosen polar words (``union`` forces the first)."""
+        if self.opts.pca_basis == "run" and not union:
             recs = lex + polar
         else:
             recs = list({r["word"]: r for r in _vast_rows(by_setting[setting]) + polar}.values())
@@ -474,8 +475,10 @@ class VASTScorer(Scorer):
                 weat_recs.setdefault(r["group"][5:], []).append(r)
         if not weat_recs:
             return {}
-        if pcs is None:
-            basis = self._vectors(list({r["word"]: r for r in _vast_rows(recs)}.values()), "vector")
+        if pcs is None:  # no isolation step here (fewer than 3 lexicon words): the same rule, union if none
+            lex = [r for r in recs if r["group"] == "lexicon"]
+            polar = [r for pole in self._polar_recs(by_setting, "bleached") for r in pole] if lex else []
+            basis = self._basis(by_setting, "bleached", "vector", lex, polar, union=not lex)
             pcs = top_components(basis, min(k, min(basis.shape) - 1))
         mean, comps = pcs
         tests = {}

@@ -82,6 +82,10 @@ def test_faithful_build_uses_the_authors_templates_and_valence_order(tmp_path):
     assert rows[False][("lexicon", "table")]["context"] == "It is neither pleasant nor unpleasant to think of table"
     assert rows[True][("lexicon", "table")]["context"] == "It is very pleasant to think about table"  # Warriner's 8.2
     assert rows[True][("lexicon", "table")]["valence"] == rows[False][("lexicon", "table")]["valence"] == 3.0  # scored: Bellezza's
+    folder, _ = build("vast", [f"lexicon=bellezza:{bellezza}", "settings=aligned", "phrase=think of"], out=tmp_path / "own",
+                      progress=False, faithful=True)  # a phrase the user sets is kept under --faithful
+    own = {(r["group"], r["word"]): r for r in datasets.load_dataset(str(folder))["test"]}
+    assert own[("lexicon", "snake")]["context"] == "It is very unpleasant to think of snake"
 
 
 def test_sc_weat_pearson_nullify_weat_by_hand():
