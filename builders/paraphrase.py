@@ -29,7 +29,7 @@ from .paraphrase_format import SETS, files_in, read_sets
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_lines
 from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, load_frequencies
-from .sources.wordnet import load_wordnet, tagged_counts
+from .sources.wordnet import lemma_count, load_wordnet, tagged_counts
 
 NOUN = re.compile(r"[a-z]{3,}")
 # A corpus carrier uses x as a common noun right after one of these: they take singular and plural, count
@@ -211,7 +211,7 @@ class ParaphraseBuilder(Builder):
             """(lemma, SemCor count) of single-word singular lemmas that mean ``synset`` when read alone, frequent
             enough, most used first (SemCor count, then rate)."""
             if synset.name() not in named:
-                ok = [(lem.name(), lem.count()) for lem in synset.lemmas() if NOUN.fullmatch(lem.name()) and rate(lem.name()) >= common_edge
+                ok = [(lem.name(), lemma_count(wn, lem)) for lem in synset.lemmas() if NOUN.fullmatch(lem.name()) and rate(lem.name()) >= common_edge
                       and _singular(lem.name()) and _first_sense_is(wn, lem.name(), synset) and _mostly_noun(wn, lem.name())]
                 named[synset.name()] = sorted(ok, key=lambda wc: (-wc[1], -rate(wc[0]), wc[0]))
             return [wc for wc in named[synset.name()] if wc[0] not in exclude]

@@ -178,6 +178,19 @@ def gloss_words(wn) -> frozenset[str]:
     return frozenset(forms | base)
 
 
+@functools.lru_cache(maxsize=4)
+def _sense_counts(wn) -> dict[str, int]:
+    """WordNet's ``cntlist.rev`` read once: sense key -> sense-tagged count (nltk's ``Lemma.count()`` does a
+    binary search of the file on every call, which dominated the WNLaMPro build)."""
+    with wn.open("cntlist.rev") as f:
+        return {key: int(line.rsplit(" ", 1)[-1]) for line in f if (key := line.split(" ", 1)[0])}
+
+
+def lemma_count(wn, lemma) -> int:
+    """``lemma.count()``: the lemma's sense-tagged count in ``cntlist`` (0 when it has none)."""
+    return _sense_counts(wn).get(lemma.key(), 0)
+
+
 def tagged_counts(wn, word: str, verb_forms: bool = False) -> dict[str, tuple[int, int]]:
     """Per part of speech (n, v, a with satellites, r): (summed sense-tagged count of ``word``'s own
     lemmas in WordNet's ``cntlist``, number of its senses). ``verb_forms``: a word that is an inflected
@@ -188,7 +201,7 @@ def tagged_counts(wn, word: str, verb_forms: bool = False) -> dict[str, tuple[in
         if pos == "v" and verb_forms:
             bases = [b for b in wn._morphy(word, "v") if b != word]
             lemmas += [lemma for b in bases for lemma in wn.lemmas(b, "v") if lemma.name() == b]
-        out[pos] = (sum(lemma.count() for lemma in lemmas), len(lemmas))
+        out[pos] = (sum(lemma_count(wn, lemma) for lemma in lemmas), len(lemmas))
     return out
 
 
