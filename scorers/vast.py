@@ -348,11 +348,10 @@ class VASTScorer(Scorer):
         isolation, top_pcs = {}, {}
         for setting in layers:
             best = next((r["best_layer"] for r in by_setting[setting] if "best_layer" in r), layer)
-            top_pcs[setting] = self._components(by_setting, setting, "vector", layer, k)
-            curves = {"top": self._isolation(by_setting, setting, "vector", layer, top_pcs[setting])}
+            curve, top_pcs[setting] = self._isolation(by_setting, setting, "vector", layer, k)
+            curves = {"top": curve}
             if best != layer:
-                curves["best"] = self._isolation(by_setting, setting, "vector_best", best,
-                                                 self._components(by_setting, setting, "vector_best", best, k))
+                curves["best"] = self._isolation(by_setting, setting, "vector_best", best, k)[0]
             isolation[setting] = {"layer": layer, "best_layer": best, "argmax_layer": int(np.nanargmax(layers[setting]["vast"])),
                                   **{f"curve_{key}": c for key, c in curves.items()}}
         bleached = isolation.get("bleached", {}).get("curve_top") or []
@@ -449,20 +448,15 @@ class VASTScorer(Scorer):
                 recs += [r for r in recs if r["word"] in twice]
         return self._vectors(recs, field, layer)
 
-    def _components(self, by_setting: dict, setting: str, field: str, layer: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """(mean, top-k PCs) of the setting's PCA basis at ``layer`` (``field``): one SVD for the isolation curve
-        and, in the bleached setting, the bias tests."""
+    def _isolation(self, by_setting: dict, setting: str, field: str, layer: int, k: int) -> tuple[list[float], tuple[np.ndarray, np.ndarray]]:
+        """VAST after nullifying the top n PCs of the basis, n = 0..k (Figure 3), at ``layer`` (``field``), and the
+        (mean, PCs) it nullified: in the bleached setting the bias tests reuse them (one SVD)."""
         lex = [r for r in by_setting[setting] if r["group"] == "lexicon"]
         pleasant, unpleasant = self._polar_recs(by_setting, setting)
         basis = self._basis(by_setting, setting, field, lex, pleasant + unpleasant, layer)
-        return top_components(basis, min(k, min(basis.shape) - 1))
-
-    def _isolation(self, by_setting: dict, setting: str, field: str, layer: int, pcs: tuple[np.ndarray, np.ndarray]) -> list[float]:
-        """VAST after nullifying the top n PCs of the basis, n = 0..k (Figure 3), at ``layer`` (``field``)."""
-        lex = [r for r in by_setting[setting] if r["group"] == "lexicon"]
-        pleasant, unpleasant = self._polar_recs(by_setting, setting)
+        pcs = top_components(basis, min(k, min(basis.shape) - 1))
         return isolation_curve(self._vectors(lex, field), np.array([r["valence"] for r in lex]),
-                               self._vectors(pleasant, field, layer), self._vectors(unpleasant, field, layer), *pcs)
+                               self._vectors(pleasant, field, layer), self._vectors(unpleasant, field, layer), *pcs), pcs
 
     def _bias(self, by_setting: dict, n: int, k: int, pcs: tuple[np.ndarray, np.ndarray] | None) -> dict:
         """WEAT effect sizes and p-values in the bleached setting at ``layer``, before and after nullifying n PCs of
