@@ -121,6 +121,7 @@ class _Context:
     config: Config
     dictionary: frozenset[str] = frozenset()  # rare_words=dictionary
     _target_cache: dict = field(default_factory=dict)
+    _hyponym_cache: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.config.faithful:  # the authors' rules, read from Config like any other choice
@@ -164,6 +165,13 @@ class _Context:
             gerund = pos == "n" and tagged_counts(self.wn, word)["n"][0] == 0 and bool(set(self.wn._morphy(word, "v")) - {word})
             self._target_cache[word, pos] = not gerund and self.content_word(word, pos)
         return self._target_cache[word, pos]
+
+    def hyponym_words(self, synset, depth: int) -> set[str]:
+        """Noun targets among ``synset`` and its hyponyms within ``depth`` steps (cached: hypernyms are shared)."""
+        if (synset, depth) not in self._hyponym_cache:
+            below = _closure(synset, _down, depth)
+            self._hyponym_cache[synset, depth] = {w for s in below for w in _lemma_words(s) if self.target(w, "n")}
+        return self._hyponym_cache[synset, depth]
 
     def is_word(self, word: str) -> bool:
         """A word of English by WordNet (its base forms included), its text or the dictionary."""
@@ -243,13 +251,13 @@ def hypernym_targets(ctx: _Context, word: str) -> list[str]:
     return ctx.most_frequent(valid, c.hypernym_max_targets) if len(valid) >= c.hypernym_min_targets else []
 
 
-def cohyponym_targets(ctx: _Context, word: str, hyponym_words: Callable) -> list[str]:
-    """Target words ``hyponym_words(h, depth)`` below the keyword's near hypernyms (``Config.cohyponym_path``)."""
+def cohyponym_targets(ctx: _Context, word: str) -> list[str]:
+    """Target words below the keyword's near hypernyms (``Config.cohyponym_path``)."""
     c = ctx.config
     hypernyms = _hypernyms(ctx, word, c.cohyponym_hypernym_distance, c.cohyponym_min_depth)
     budget = c.cohyponym_hyponym_distance
     depth = {h: budget - d if c.cohyponym_path == "keyword" else budget for h, d in hypernyms.items()}
-    valid = ctx.other_words(word, set().union(*(hyponym_words(h, k) for h, k in depth.items()))) if hypernyms else set()
+    valid = ctx.other_words(word, set().union(*(ctx.hyponym_words(h, k) for h, k in depth.items()))) if hypernyms else set()
     return ctx.most_frequent(valid, c.cohyponym_max_targets) if len(valid) >= c.cohyponym_min_targets else []
 
 
@@ -304,14 +312,6 @@ class WNLaMProBuilder(Builder):
         every = sorted({w for pos in "nvar" for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)})
         ctx = _Context(wn, freq, single_token_words(tok, every), config, dictionary)
 
-        hyponym_cache: dict = {}
-
-        def hyponym_words(h, depth: int) -> set[str]:
-            if (h, depth) not in hyponym_cache:
-                below = _closure(h, _down, depth)
-                hyponym_cache[h, depth] = {w for s in below for w in _lemma_words(s) if ctx.target(w, "n")}
-            return hyponym_cache[h, depth]
-
         rows: list[dict] = []
 
         def corpus_count(word: str) -> int | None:
@@ -343,7 +343,7 @@ class WNLaMProBuilder(Builder):
         for w in tqdm(keywords_n, desc="wnlampro hypernym/cohyponym", disable=not progress, mininterval=2):
             if targets := hypernym_targets(ctx, w):
                 add("hypernym", w, "n", targets)
-            if targets := cohyponym_targets(ctx, w, hyponym_words):
+            if targets := cohyponym_targets(ctx, w):
                 add("cohyponym", w, "n", targets)
 
         noun_set = set(nouns)

@@ -8,10 +8,7 @@ from wordbench.builders.errors import ConfigError, DataFormatError, SourceError
 from wordbench.builders.wnlampro import (
     Config,
     WNLaMProBuilder,
-    _closure,
     _Context,
-    _down,
-    _lemma_words,
     antonym_targets,
     cohyponym_targets,
     corrupt,
@@ -99,14 +96,7 @@ def test_targets_pass_the_keyword_conditions(wn):
 
 def test_cohyponym_path_from_the_keyword(wn):
     def words(ctx):
-        cache = {}
-
-        def hyponym_words(h, depth):
-            if (h, depth) not in cache:
-                cache[h, depth] = {w for s in _closure(h, _down, depth) for w in _lemma_words(s) if ctx.target(w, "n")}
-            return cache[h, depth]
-
-        return set(cohyponym_targets(ctx, "samosa", hyponym_words))
+        return set(cohyponym_targets(ctx, "samosa"))
 
     vocab = [w for s in wn.all_synsets("n") for w in s.lemma_names() if w.isalpha() and w.islower()]
     near, far = words(_ctx(wn, {}, vocab, cohyponym_max_targets=10**6)), words(_ctx(wn, {}, vocab, cohyponym_path="hypernym", cohyponym_max_targets=10**6))
