@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from wordbench.builders.errors import WordbenchError
+from wordbench.errors import WordbenchError
 
 from . import __version__
 
@@ -45,18 +45,45 @@ def cli():
     """Build, publish and score word-level benchmarks for language models."""
 
 
-@cli.command("list")
-def list_cmd():
-    """List the benchmarks with their versions and config keys."""
-    import dataclasses
+def _declared(title: str, cls) -> str:
+    from wordbench import spec
 
+    rows = spec.describe(cls)
+    if not rows:
+        return f"{title}: none\n"
+    return f"{title}:\n" + spec.help_text(cls, "  ") + "\n"
+
+
+def describe_benchmark(name: str) -> str:
+    """Every builder config key and scorer option of NAME, with type, range, default and help (from the declarations)."""
+    from .registry import get
+
+    bench = get(name)
+    return (f"{bench.name}@{bench.version}  {bench.summary}\n\n"
+            + _declared("builder config (build/publish/score: --set KEY=VALUE)", bench.builder_class.Config) + "\n"
+            + _declared("scorer options (score: --option KEY=VALUE)", bench.scorer_class.Options))
+
+
+@cli.command("list")
+@click.argument("name", required=False)
+def list_cmd(name):
+    """List the benchmarks with their versions; with NAME, every config key and scoring option of it."""
     from .registry import REGISTRY
 
+    if name:
+        click.echo(describe_benchmark(name))
+        return
     for bench in REGISTRY.values():
         click.echo(f"{bench.name}@{bench.version}  {bench.summary}")
-        cfg = bench.builder().Config()
-        keys = ", ".join(f"{f.name}={getattr(cfg, f.name)}" for f in dataclasses.fields(cfg))
-        click.echo(click.wrap_text(keys, initial_indent="    config: ", subsequent_indent="      "))
+    click.echo("\n`wordbench list NAME` (or `wordbench options NAME`) lists a benchmark's config keys and scoring options.")
+
+
+@cli.command("options")
+@click.argument("name")
+@user_errors
+def options_cmd(name):
+    """Every builder config key and scorer option of benchmark NAME: type, range, default, help."""
+    click.echo(describe_benchmark(name))
 
 
 FAITHFUL_OPTION = click.option(
@@ -73,14 +100,18 @@ SET_OPTION = click.option("--set", "overrides", multiple=True, metavar="KEY=VALU
 @SET_OPTION
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder to write: new, empty, or an earlier build of the same benchmark (default: the wordbench cache, keyed by signature).")
 @click.option("--force", is_flag=True, help="Rebuild even if a build with the same signature exists.")
+@click.option("--device", default="auto", show_default=True, help="minpairs with mt_model: where the translate stage runs (auto, cpu, cuda, cuda:N, mps).")
+@click.option("--dtype", default="auto", show_default=True, help="minpairs with mt_model: the translate stage's dtype (auto, float32, bfloat16, float16).")
 @FAITHFUL_OPTION
 @user_errors
-def build(name, overrides, out, force, faithful):
-    """Build benchmark NAME into a dataset folder (Hub layout, card, jsonl export)."""
+def build(name, overrides, out, force, device, dtype, faithful):
+    """Build benchmark NAME into a dataset folder (Hub layout, card, jsonl export).
+
+    `wordbench options NAME` lists every --set key with its type, range, default and help."""
     from .hub import build as do_build
     from .hub import load_data
 
-    folder, meta = do_build(name, overrides, out, force, faithful=faithful)
+    folder, meta = do_build(name, overrides, out, force, faithful=faithful, device=device, dtype=dtype)
     click.echo(f"built {name} -> {folder}")
     click.echo(f"signature: {meta['signature']}")
     from .registry import get
@@ -156,12 +187,28 @@ def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_
     from . import distributed
 
     model = load_model(model_name, family, distributed.device(device), dtype, batch_size, revision, trust_remote_code, allow_pickle,
-                       _options(model_opts, "--model-option"))
-    model.progress = distributed.world().main
+                       _options(model_opts, "--model-option"), progress=distributed.world().main)
     return model
 
 
-@cli.command()
+class ScoreCommand(click.Command):
+    """``score --help`` ends with every scorer's declared options, generated when the help is asked for."""
+
+    def format_epilog(self, ctx, formatter):
+        from wordbench import spec
+        from wordbench.scorers.models.seq2seq import Seq2SeqOptions
+
+        from .registry import REGISTRY
+
+        for bench in REGISTRY.values():
+            rows = spec.describe(bench.scorer_class.Options)
+            with formatter.section(f"{bench.name} options (--option KEY=VALUE)"):
+                formatter.write_dl([(f"{d.name}={d.default}", f"{d.type}. {d.help}") for d in rows] or [("(none)", "")])
+        with formatter.section("seq2seq model options (--model-option KEY=VALUE)"):
+            formatter.write_dl([(f"{d.name}={d.default}", f"{d.type}. {d.help}") for d in spec.describe(Seq2SeqOptions)])
+
+
+@cli.command(cls=ScoreCommand)
 @click.argument("name")
 @model_options
 @click.option("--data", help="Dataset folder, a file in the benchmark's own format (several: a.txt,b.txt), or HUB_ID@REVISION (default: build the defaults).")
@@ -169,7 +216,7 @@ def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_
 @click.option("--limit", type=click.IntRange(min=1), help="Score a seeded sample of this many items, stratified as the paper's tables (relation x bin, bin, phenomenon x reference, word group).")
 @click.option("--config", "data_config", default="default", show_default=True, help="Dataset config to score.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True, help="Root of the run folders.")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A scoring option (repeatable; part of the run signature): paraphrase layer=N (BERTScore layer), tendencies and minpairs (listed above).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A scoring option (repeatable; part of the run signature); every benchmark's are listed below.")
 @FAITHFUL_OPTION
 @click.option("--dudy2020", is_flag=True, hidden=True, help="Former name of --faithful for wordpred.")
 @click.option("--samples", type=click.Path(exists=True, dir_okay=False), help="tendencies: score generated text you bring (one sample per line, or jsonl with text[/strategy]) instead of a model.")
@@ -182,15 +229,8 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
     Data-parallel: torchrun --nproc_per_node N -m wordbench.benchmarks.cli score ... (or accelerate launch):
     each rank scores a shard of the items; rank 0 merges the records and writes the summary.
 
-    \b
-    tendencies options (--option KEY=VALUE): strategies=ancestral,nucleus,beam[,greedy]  n=1000 (samples per
-    strategy; --limit caps it)  max_new_tokens=N (default: the longest reference line)  stop_at_newline=true
-    top_p=0.95  beams=5  seed=0  prompts=FILE  baseline=trigram (no --model)  perplexity=true
-    unfinished=keep|drop  n_resamples=999  baseline_draws=10  bigrams=true  backend=hf|vllm
-
-    \b
-    minpairs options: reduce=mean|sum  strict=false (LingEval97: ties are errors)  discrepancy=true
-    beam=5  max_new_tokens=128  prompt="...{source}..." (causal models)  end="\\n" (causal: plays EOS)
+    Every benchmark's --option keys and seq2seq --model-option keys follow below (`wordbench options NAME`
+    lists one benchmark's, with its builder config).
     """
     import json
 
@@ -198,12 +238,22 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
     from .registry import get
     from .runner import score as do_score
 
+    from wordbench import spec
+
     opts = _options(options)
     if faithful or dudy2020:
+        if "faithful" in opts and not spec.parse_bool("faithful", opts["faithful"]):
+            raise WordbenchError(f"--option faithful={opts['faithful']} contradicts --faithful: give one of them")
         opts["faithful"] = True
     if samples:
+        if "samples" in opts:
+            raise WordbenchError("give --samples or --option samples=, not both")
         opts["samples"] = samples
-    get(name).scorer(**opts)  # an unknown benchmark or option fails before the model loads
+    get(name).scorer(**opts)  # an unknown benchmark or option fails before the data or the model loads
+    if model_opts:
+        from wordbench.scorers.models.seq2seq import Seq2SeqOptions
+
+        spec.parse(Seq2SeqOptions, _options(model_opts, "--model-option"), source="--model-option")
     if bool(model_names) == bool(samples or opts.get("baseline")):
         raise click.UsageError("give --model, or (tendencies) --samples FILE or --option baseline=trigram, not both")
 
@@ -242,20 +292,15 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
 
 
 def _options(pairs, hint: str = "--option") -> dict:
-    """``KEY=VALUE`` strings to a dict; true/false and numbers are converted."""
-    out = {}
+    """``KEY=VALUE`` strings to a dict of strings, typed later by the declaration; a repeated key is refused."""
+    from wordbench.spec import split_pair
+
+    out: dict[str, str] = {}
     for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise click.BadParameter(f"'{pair}' is not KEY=VALUE", param_hint=hint)
-        low = value.strip().lower()
-        if low in ("true", "false", "yes", "no"):
-            out[key.strip()] = low in ("true", "yes")
-        else:
-            try:
-                out[key.strip()] = int(value) if value.strip().lstrip("-").isdigit() else float(value)
-            except ValueError:
-                out[key.strip()] = value
+        key, value = split_pair(pair, hint)
+        if key in out:
+            raise WordbenchError(f"{hint} {key} is given twice: give each key once")
+        out[key] = value
     return out
 
 
@@ -297,6 +342,27 @@ def export_lm_eval(name, data, out, split, data_config, limit, prompt, end, seq2
     paths = do_export(name, data, out, split, data_config, limit, prompt, end, seq2seq)
     click.echo(f"wrote {len(paths)} task files to {out}; run: lm_eval --include_path {out} --tasks {paths[-1].stem} --model hf "
                "--model_args pretrained=MODEL,add_bos_token=True")
+
+
+@cli.command()
+@click.option("--model", "model_name", required=True, help="MT model: a seq2seq HF id or path, or a causal one with --prompt.")
+@click.option("--parallel", default="trans-de-en", show_default=True, help="English-German pairs whose English side is translated (minpairs' parallel= spec).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="File of translations, one per line, line-aligned with the pairs (minpairs: mt_translations=FILE).")
+@click.option("--beam", type=click.IntRange(min=1), default=5, show_default=True, help="Beam size.")
+@click.option("--prompt", help="Causal models: the translation prompt with {source}.")
+@click.option("--max-new-tokens", type=click.IntRange(min=1), default=256, show_default=True, help="Longest translation in model tokens.")
+@click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda, cuda:N, mps.")
+@click.option("--dtype", default="auto", show_default=True, help="auto (bf16 on GPU, else float32), float32, bfloat16, float16.")
+@user_errors
+def translate(model_name, parallel, out, beam, prompt, max_new_tokens, device, dtype):
+    """Translate the English side of a parallel source with an MT model (the translate stage on its own)."""
+    from wordbench.builders.sources.parallel import load_pairs
+
+    from .translate import write_translations
+
+    pairs = load_pairs(parallel)
+    n = write_translations(model_name, [p.source for p in pairs], out, beam, prompt, max_new_tokens, device, dtype)
+    click.echo(f"wrote {n} translations to {out}; build with --set references=human,mt --set mt_translations={out}")
 
 
 def _package_dir(module: str, package: str) -> Path:

@@ -11,7 +11,7 @@ import datetime
 import os
 from dataclasses import dataclass
 
-from wordbench.builders.sources.base import seeded_key
+from wordbench.hashing import seeded_key
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,13 @@ request type expresses them.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
-from wordbench.builders.errors import ConfigError
+import jsonlines
+
+from wordbench.errors import ConfigError
 
 from .hub import load_data
 from .runner import select
@@ -30,7 +33,8 @@ def _yaml(obj: dict) -> str:
 
 def _write_jsonl(path: Path, rows: list[dict]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    with jsonlines.open(path, "w", compact=True, dumps=functools.partial(json.dumps, ensure_ascii=False)) as writer:
+        writer.write_all(rows)
 
 
 def _task(name: str, data_file: Path, output_type: str, signature: str, **fields) -> dict:
@@ -96,7 +100,7 @@ def _dump(path: Path, spec: dict) -> Path:
 def _minpairs(rows: list[dict], scorer, seq2seq: bool) -> dict[str, list[dict]]:
     """Docs per ``<phenomenon>_<reference type>``: the context and the two choices exactly as wordbench scores them
     (causal: the translation prompt, then " " + variant + end; seq2seq: the source, then the variant)."""
-    prompt, end = scorer.opts.prompt, scorer.opts.end
+    prompt, end = scorer.prompt, scorer.end
     groups: dict[str, list[dict]] = {}
     for row in rows:
         context = row["source"] if seq2seq else prompt.format(source=row["source"])

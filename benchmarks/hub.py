@@ -17,10 +17,12 @@ from pathlib import Path
 
 import datasets
 
-from wordbench.builders.base import config_dict, parse_overrides
-from wordbench.builders.errors import ConfigError, DataFormatError, SourceError
-from wordbench.builders.sources.base import cache_dir, file_sha8
+from wordbench.spec import as_dict as config_dict, parse
+from wordbench.errors import ConfigError, DataFormatError, SourceError
+from wordbench.cache import cache_dir
+from wordbench.hashing import file_sha8
 
+from .schema import check_data
 from .registry import Benchmark, get
 from .signature import data_signature, short_hash
 
@@ -165,14 +167,13 @@ def _check_out(folder: Path, name: str) -> None:
 
 
 def build(name: str, overrides=(), out: Path | None = None, force: bool = False, progress: bool = True,
-          faithful: bool = False) -> tuple[Path, dict]:
+          faithful: bool = False, device: str = "auto", dtype: str = "auto") -> tuple[Path, dict]:
     """Build a benchmark into ``out`` (default: the wordbench cache, keyed by the data signature);
-    ``faithful`` selects every behaviour of the paper and the authors' code (the ``--faithful`` switch)."""
+    ``faithful`` selects every behaviour of the paper and the authors' code (the ``--faithful`` switch);
+    ``device``/``dtype`` are the translate stage's (minpairs with ``mt_model``)."""
     bench = get(name)
     builder = bench.builder()
-    config = parse_overrides(builder.Config, overrides)
-    if faithful:
-        config = dataclasses.replace(config, faithful=True)
+    config = parse(builder.Config, overrides, source="--set", fixed={"faithful": True} if faithful else None)
     if out is not None:
         _check_out(Path(out), name)  # before the sources resolve: a wrong --out fails at once
     sources = builder.sources(config)
@@ -181,7 +182,13 @@ def build(name: str, overrides=(), out: Path | None = None, force: bool = False,
     meta = _read_meta(folder)
     if meta is not None and meta.get("signature") == sig and not force:
         return folder, meta
-    data = builder.build(config, progress=progress)
+    jobs = builder.translation_jobs(config)  # minpairs' machine references: the translate stage runs first
+    if jobs:
+        from .translate import run_jobs
+
+        data = builder.build(config, progress=progress, translations=run_jobs(jobs, device, dtype, progress))
+    else:
+        data = builder.build(config, progress=progress)
     # Atomic: written beside the target, then renamed into place; a killed build leaves the old folder intact.
     tmp = folder.parent / f".{folder.name}.building-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
@@ -197,34 +204,45 @@ def build(name: str, overrides=(), out: Path | None = None, force: bool = False,
 def load_data(name: str, spec: str | None = None, progress: bool = True,
               faithful: bool = False) -> tuple[str, dict[str, datasets.DatasetDict]]:
     """(data signature, {config: DatasetDict}) from a built/published folder, a file in the paper's
-    format, ``hub-id@revision``, or (no spec) the default build (the faithful build with ``faithful``)."""
+    format, ``hub-id@revision``, or (no spec) the default build (the faithful build with ``faithful``).
+    The data is checked against the benchmark's declared schema before anything else uses it; a folder's
+    signature names the hash of its data files, so edited data never meets the records of the old."""
     bench = get(name)
+    sig, data, where = _resolve_data(bench, name, spec, progress, faithful)
+    return sig, check_data(name, bench.builder_class.schema, data, where)
+
+
+def _folder_signature(meta: dict, folder: Path) -> str:
+    return f"{meta['signature']}|data:sha256-{file_sha8(folder / 'data')}"
+
+
+def _resolve_data(bench: Benchmark, name: str, spec: str | None, progress: bool, faithful: bool):
     if spec is None:
         folder, meta = build(name, progress=progress, faithful=faithful)
-        return meta["signature"], _load_folder(folder)
+        return _folder_signature(meta, folder), _load_folder(folder), str(folder)
     path = Path(spec).expanduser()
     if path.is_dir():
         meta = _read_meta(path)
         if meta is None:  # a folder in the benchmark's own published layout (e.g. DistilLingEval)
             data = bench.builder().read_folder(path)
-            return f"{name}-folder:sha256-{file_sha8(path)}", data
+            return f"{name}-folder:sha256-{file_sha8(path)}", data, str(path)
         if meta.get("benchmark") != name:
             raise ConfigError(f"{path} holds {meta.get('benchmark')} data, not {name}")
-        return meta["signature"], _load_folder(path)
+        return _folder_signature(meta, path), _load_folder(path), str(path)
     if path.is_file():
-        return f"{name}-file:sha256-{file_sha8(path)}", _read_own_format(bench, [path])
+        return f"{name}-file:sha256-{file_sha8(path)}", _read_own_format(bench, [path]), str(path)
     files = [Path(p).expanduser() for p in spec.split(",")] if "," in spec else []
     if files and all(p.is_file() for p in files):  # several files of the published format (e.g. rare.txt,common.txt)
-        return f"{name}-files:sha256-{file_sha8(*files)}", _read_own_format(bench, files)
+        return f"{name}-files:sha256-{file_sha8(*files)}", _read_own_format(bench, files), spec
     if re.fullmatch(r"[\w.-]+/[\w.-]+(@[\w./-]+)?", spec) and not spec.startswith("."):
-        return _load_hub(name, spec)
+        return (*_load_hub(name, spec), spec)
     raise SourceError(f"data {spec} not found: give a dataset folder, a {name} file, or HUB_ID@REVISION")
 
 
 def _read_own_format(bench: Benchmark, files: list[Path]) -> dict[str, datasets.DatasetDict]:
     """Files in the benchmark's own published format; empty or non-UTF-8 files are one-line errors."""
     for path in files:
-        if path.stat().st_size == 0:
+        if not path.read_bytes().strip():
             raise DataFormatError(f"{path} is empty: give a {bench.name} file with data")
     try:
         return bench.builder().read_files(files)  # one file: Builder.read_files reads it with read_file

@@ -11,7 +11,7 @@ import re
 import shutil
 from pathlib import Path
 
-from wordbench.builders.errors import ConfigError, DataFormatError, WordbenchError
+from wordbench.errors import ConfigError, DataFormatError, WordbenchError
 
 from .hub import SIGNATURE_FILE, _load_folder, _read_meta, build, card_text
 from .registry import get

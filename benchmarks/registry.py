@@ -5,13 +5,12 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
-from wordbench.builders.errors import ConfigError
+from wordbench.errors import ConfigError
 
 
 @dataclass(frozen=True)
 class Benchmark:
-    name: str
-    version: str
+    name: str  # the registry key; the builder and the scorer declare the same name (tested)
     summary: str
     builder_path: str  # "module:Class"
     scorer_path: str
@@ -30,13 +29,24 @@ class Benchmark:
         module, cls = path.split(":")
         return getattr(importlib.import_module(module), cls)
 
+    @property
+    def builder_class(self):
+        return self._load(self.builder_path)
+
+    @property
+    def scorer_class(self):
+        return self._load(self.scorer_path)
+
+    @property
+    def version(self) -> str:
+        """The builder's version, declared once beside the code that makes the data."""
+        return self.builder_class.version
+
     def builder(self):
-        return self._load(self.builder_path)()
+        return self.builder_class()
 
     def scorer(self, **options):
-        scorer = self._load(self.scorer_path)(**options)
-        scorer.paper = self.paper
-        return scorer
+        return self.scorer_class(paper=self.paper, **options)
 
 
 WNLAMPRO_CARD = """\
@@ -248,7 +258,6 @@ MINPAIRS_CITATION = """\
 REGISTRY: dict[str, Benchmark] = {
     "wnlampro": Benchmark(
         name="wnlampro",
-        version="1.1.0",
         summary="WordNet probing of rare vs frequent words: MRR, P@3, P@10 per relation x frequency bin",
         builder_path="wordbench.builders.wnlampro:WNLaMProBuilder",
         scorer_path="wordbench.scorers.wnlampro:WNLaMProScorer",
@@ -261,7 +270,6 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "wordpred": Benchmark(
         name="wordpred",
-        version="1.1.0",
         summary="Whole-word next-word prediction by frequency bin: top-1/top-10, type coverage, soft match, word-level perplexity",
         builder_path="wordbench.builders.wordpred:WordPredBuilder",
         scorer_path="wordbench.scorers.wordpred:WordPredScorer",
@@ -274,7 +282,6 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "paraphrase": Benchmark(
         name="paraphrase",
-        version="2.0.0",
         summary="(word, hypernym, sibling) carrier-sentence triples, rare vs common: BERTScore hits and a chi-square test",
         builder_path="wordbench.builders.paraphrase:ParaphraseBuilder",
         scorer_path="wordbench.scorers.paraphrase:ParaphraseScorer",
@@ -287,7 +294,6 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "tendencies": Benchmark(
         name="tendencies",
-        version="2.0.0",
         summary="Statistical tendencies of generated text vs human text: Zipf, Heaps, TVD, length/stopword/symbol tests",
         builder_path="wordbench.builders.tendencies:TendenciesBuilder",
         scorer_path="wordbench.scorers.tendencies:TendenciesScorer",
@@ -300,7 +306,6 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "vast": Benchmark(
         name="vast",
-        version="2.0.0",
         summary="Valence of contextual embeddings: per-layer SC-WEAT vs human valence, tokenization, PC nullification, WEAT bias",
         builder_path="wordbench.builders.vast:VASTBuilder",
         scorer_path="wordbench.scorers.vast:VASTScorer",
@@ -314,7 +319,6 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "minpairs": Benchmark(
         name="minpairs",
-        version="1.1.0",
         summary="English-German contrastive minimal pairs from human and machine references: accuracy and distributional discrepancy",
         builder_path="wordbench.builders.minpairs.builder:MinPairsBuilder",
         scorer_path="wordbench.scorers.minpairs:MinPairsScorer",

@@ -11,13 +11,16 @@ and ``plots/`` are written at the end.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
 from pathlib import Path
 from typing import Iterable
 
-from wordbench.builders.errors import ConfigError, DataFormatError, warn
+import jsonlines
+
+from wordbench.errors import ConfigError, DataFormatError, warn
 
 from .signature import short_hash
 
@@ -25,6 +28,9 @@ from .signature import short_hash
 def slug(name: str) -> str:
     """A folder-safe model name: ``org/name`` -> ``org__name``."""
     return re.sub(r"[^\w.-]+", "_", name.replace("/", "__")).strip("_") or "model"
+
+
+DUMPS = functools.partial(json.dumps, ensure_ascii=False)  # records keep their text as written
 
 
 class RunFolder:
@@ -64,20 +70,22 @@ class RunFolder:
             return []
         data = path.read_bytes()
         out, seen, duplicates = [], set(), 0
-        for n, line in enumerate(data[: data.rfind(b"\n") + 1].split(b"\n"), 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line.decode("utf-8"))
-            except (ValueError, UnicodeDecodeError):
-                raise DataFormatError(f"{path}:{n}: not a JSON record; delete the run folder to start over") from None
-            if not isinstance(rec, dict) or "id" not in rec:
-                raise DataFormatError(f"{path}:{n}: a record without an id; delete the run folder to start over")
-            if rec["id"] in seen:
-                duplicates += 1
-                continue
-            seen.add(rec["id"])
-            out.append(rec)
+        lines = data[: data.rfind(b"\n") + 1].split(b"\n")
+        with jsonlines.Reader(lines) as reader:
+            for n, line in enumerate(lines, 1):
+                if not line.strip():
+                    continue
+                try:
+                    rec = reader.read()
+                except (jsonlines.InvalidLineError, UnicodeDecodeError):
+                    raise DataFormatError(f"{path}:{n}: not a JSON record; delete the run folder to start over") from None
+                if not isinstance(rec, dict) or "id" not in rec:
+                    raise DataFormatError(f"{path}:{n}: a record without an id; delete the run folder to start over")
+                if rec["id"] in seen:
+                    duplicates += 1
+                    continue
+                seen.add(rec["id"])
+                out.append(rec)
         if duplicates:
             warn(f"{path}: {duplicates} duplicate record id(s) ignored (the first of each is kept)")
         return out
@@ -130,9 +138,9 @@ class RunFolder:
         path = self.records_path if rank is None else self.rank_path(rank)
         self._repair(path)
         with open(path, "a", encoding="utf-8") as f:
-            for rec in records:
-                f.write(json.dumps(rec, ensure_ascii=False) + "\n")
-                f.flush()
+            with jsonlines.Writer(f, compact=True, flush=True, dumps=DUMPS) as writer:  # a line is flushed as it is written
+                for rec in records:
+                    writer.write(rec)
             os.fsync(f.fileno())
 
     def merge_ranks(self, order: list[str]) -> int:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from wordbench.builders.errors import ConfigError, warn
-from wordbench.builders.sources.base import seeded_key
+from wordbench.errors import ConfigError, warn
+from wordbench.hashing import seeded_key
+
+from wordbench.scorers.base import RunContext
 
 from . import distributed
 from .hub import load_data
@@ -71,19 +73,19 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     w = distributed.world()
     distributed.init(w)
     scorer = bench.scorer(faithful=faithful, **options)
-    scorer.limit = limit  # a scorer that generates its items (tendencies) caps them by it too
     if not w.main:
         distributed.barrier(w)  # rank 0 builds the default data first: one build, no race on the cache
     data_sig, dataset = load_data(name, data, progress=progress and w.main, faithful=scorer.faithful)
     if w.main:
         distributed.barrier(w)
-    scorer.prepare(dataset)
+    # One frozen context: a scorer that generates its items (tendencies) caps them by the limit too.
+    scorer.prepare(RunContext(data=dataset, limit=limit, faithful=scorer.faithful, paper=bench.paper))
     items = scorer.work_items(select(dataset, config, split, limit, scorer=scorer))
     if callable(model) and not hasattr(model, "family"):
         model = model(scorer)
     info = scorer.run_info(model)
     sample = {"limit": "all"} if limit is None else {"limit": limit, "sample": "stratified"}
-    settings = {"config": config, "split": split, **sample, **scorer.signature_settings()}
+    settings = {"config": config, "split": split, **sample, **scorer.signature_settings(info.family)}
     signature = run_signature(data_sig, info.tag, settings)
     run = RunFolder.for_run(out, name, info.name, signature)
 
@@ -115,7 +117,7 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
         "model": {"name": info.name, "version": info.version, "family": info.family, "dtype": info.dtype},
         "split": split,
         "n": len(records),
-        "options": scorer.options,
+        "options": scorer.given_options,
         "metrics": scorer.summarize(records),
         "versions": library_versions(),
         "device": str(model.device) if model is not None else None,

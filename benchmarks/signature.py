@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from importlib.metadata import version as pkg_version
 
-from wordbench.builders.base import config_hash
-from wordbench.builders.sources.base import SourceInfo, sha8
+from wordbench.spec import spec_hash as config_hash
+from wordbench.builders.sources.base import SourceInfo
+from wordbench.hashing import sha8
 
 from . import __version__
 

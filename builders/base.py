@@ -2,117 +2,36 @@
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import typing
 from pathlib import Path
 from typing import Any, ClassVar
 
 import datasets
 
-from .errors import ConfigError
-from .sources.base import SourceInfo, sha8
+from wordbench import spec
+from wordbench.errors import ConfigError
+from wordbench.spec import parse_bool  # noqa: F401 - an old import path
+
+from .sources.base import SourceInfo
 
 
 def config_dict(config) -> dict[str, Any]:
-    return dataclasses.asdict(config)
+    return spec.as_dict(config)
 
 
 def config_hash(config) -> str:
     """8 hex digits over every knob of the config (sorted JSON)."""
-    return sha8(json.dumps(config_dict(config), sort_keys=True, default=str))
+    return spec.spec_hash(config)
 
 
-def parse_overrides(config_cls, overrides: typing.Iterable[str] | dict[str, Any] = ()):
-    """Build ``config_cls`` from ``key=value`` strings (or a dict), converting to the field types."""
-    fields = {f.name: f for f in dataclasses.fields(config_cls)}
-    hints = typing.get_type_hints(config_cls)
-    values: dict[str, Any] = {}
-    items = overrides.items() if isinstance(overrides, dict) else (_split(o) for o in overrides)
-    for key, raw in items:
-        if key not in fields:
-            raise ConfigError(f"unknown config key '{key}' for {config_cls.__qualname__}; valid keys: {', '.join(fields)}")
-        values[key] = _convert(key, raw, hints[key])
-    config = config_cls(**values)
-    check_config(config)
-    return config
-
-
-POSITIVE = ("window", "reference_tokens", "max_new_tokens")  # sizes that must be >= 1 (besides max_*, *_dim, ...)
+def parse_overrides(config_cls, overrides: typing.Iterable[str] | dict[str, Any] = (), fixed: dict[str, Any] | None = None):
+    """Build ``config_cls`` from ``key=value`` strings (or a dict): :func:`wordbench.spec.parse` with ``--set``."""
+    return spec.parse(config_cls, overrides, source="--set", fixed=fixed)
 
 
 def check_config(config) -> None:
-    """Ranges every config shares, by field name, then the config's own ``validate()`` (ordered thresholds
-    and the like): counts and sizes are non-negative, ``max_*``/``*_dim``/``*_beam``/``*_epochs`` and
-    windows positive, ``*_fraction`` in [0, 1). A negative size must not act as a Python slice."""
-    hints = typing.get_type_hints(type(config))
-    for f in dataclasses.fields(config):
-        value, hint = getattr(config, f.name), hints[f.name]
-        allowed = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
-        if value is None:
-            if type(None) not in typing.get_args(hint):
-                raise ConfigError(f"'{f.name}' cannot be None (expects {allowed[0].__name__})")
-            continue
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or f.name == "seed":
-            continue
-        if f.name.endswith("_fraction"):
-            if not 0 <= value < 1:
-                raise ConfigError(f"'{f.name}' must be in [0, 1), got {value}")
-        elif f.name.startswith("max_") or f.name.endswith(("_dim", "_beam", "_epochs")) or f.name in POSITIVE:
-            if value < 1:
-                raise ConfigError(f"'{f.name}' must be at least 1, got {value}")
-        elif int in allowed and value < 0:
-            raise ConfigError(f"'{f.name}' must be >= 0, got {value}")
-    if hasattr(config, "validate"):
-        config.validate()
-
-
-def _split(override: str) -> tuple[str, str]:
-    if "=" not in override:
-        raise ConfigError(f"config override '{override}' is not key=value")
-    key, value = override.split("=", 1)
-    return key.strip(), value.strip()
-
-
-TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
-
-
-def parse_bool(key: str, value: Any) -> bool:
-    """A boolean option from a bool or a true/false word; anything else (``flase``) is a one-line error."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str) and value.strip().lower() in TRUE + FALSE:
-        return value.strip().lower() in TRUE
-    raise ConfigError(f"'{key}' expects true or false, got '{value}'")
-
-
-def _convert(key: str, raw: Any, hint) -> Any:
-    args = [a for a in typing.get_args(hint) if a is not type(None)]
-    target = args[0] if args else hint
-    if not isinstance(raw, str):
-        if raw is None or target not in (bool, int, float, str):
-            return raw
-        if target is bool:
-            return parse_bool(key, raw)
-        if target is float and isinstance(raw, (int, float)) and not isinstance(raw, bool):
-            return float(raw)
-        if target is int and isinstance(raw, int) and not isinstance(raw, bool):
-            return raw
-        if target is str and isinstance(raw, (int, float)) and not isinstance(raw, bool):
-            return str(raw)
-        raise ConfigError(f"'{key}' expects {target.__name__}, got {raw!r}")
-    if raw.lower() in ("none", "null", "") and type(None) in typing.get_args(hint):
-        return None
-    try:
-        if target is bool:
-            return parse_bool(key, raw)
-        if target in (int, float, str):
-            return target(raw)
-    except ValueError:
-        raise ConfigError(f"'{key}' expects {getattr(target, '__name__', target)}, got '{raw}'") from None
-    return raw
+    """Check a config again by its declaration (a ``dataclasses.replace`` is checked already)."""
+    spec.Spec.__post_init__(config)
 
 
 class Builder:
@@ -122,6 +41,9 @@ class Builder:
     version: ClassVar[str]
     Config: ClassVar[type]
     configs: ClassVar[tuple[str, ...]] = ("default",)
+    # The declared data: {dataset config: its datasets.Features}; "default" is the one scored. Every way data
+    # arrives (built or published folder, own-format file, Hub id) is checked against it before a model loads.
+    schema: ClassVar[dict[str, datasets.Features]] = {}
 
     def sources(self, config) -> list[SourceInfo]:
         """Resolve every external resource the build reads and report its name and version."""
@@ -130,6 +52,10 @@ class Builder:
     def build(self, config) -> dict[str, datasets.DatasetDict]:
         """Build the data: ``{dataset config name: DatasetDict of splits}``, deterministic for ``config``."""
         raise NotImplementedError
+
+    def translation_jobs(self, config) -> list:
+        """Model work the build needs done first (minpairs' machine translations); the benchmarks layer runs it."""
+        return []
 
     def summary(self, data: dict[str, datasets.DatasetDict]) -> str:
         """A markdown table describing the built data (printed after a build and put in the card)."""

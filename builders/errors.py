@@ -1,24 +1,3 @@
-"""The one family of user-facing errors: each message is one line saying what is wrong and how to fix it."""
+"""Alias of :mod:`wordbench.errors` (the core), kept for old imports."""
 
-
-class WordbenchError(Exception):
-    """A user mistake or a missing resource; the CLI prints it as a one-line error, never a traceback."""
-
-
-class SourceError(WordbenchError):
-    """An external resource (WordNet, a frequency list, a tokenizer, a corpus) cannot be resolved."""
-
-
-class ConfigError(WordbenchError):
-    """An unknown or malformed configuration key or value."""
-
-
-class DataFormatError(WordbenchError):
-    """A malformed input file; the message names the file and the line."""
-
-
-def warn(message: str) -> None:
-    """A one-line warning on stderr (something was skipped or repaired; nothing is lost silently)."""
-    import sys
-
-    print(f"warning: {message}", file=sys.stderr)
+from wordbench.errors import ConfigError, DataFormatError, SourceError, WordbenchError, warn  # noqa: F401

@@ -23,8 +23,10 @@ from pathlib import Path
 
 import datasets
 
+from wordbench.errors import ConfigError
+from wordbench.spec import Spec, faithful_opt, opt, seed_opt
+
 from .base import Builder
-from .errors import ConfigError
 from .paraphrase_format import SETS, files_in, read_sets
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_lines
@@ -66,20 +68,24 @@ FEATURES = datasets.Features(
 
 
 @dataclass
-class Config:
-    n_rare: int = 50
-    n_common: int = 50
-    rare_below: int = 50  # count of x per reference_tokens for the rare set
-    common_from: int = 50  # count of every word of a common triple, and of x_h, x_a (Appendix C: mid/high >= 50)
-    reference_tokens: int = WIKITEXT103_TRAIN_TOKENS
-    frequencies: str = "wordfreq"  # wordfreq, a corpus spec (counts) or hf:ID:CONFIG:SPLIT
-    corpus: str = GENSIM_WIKI  # carrier sentences: file, folder, hf:ID:CONFIG:SPLIT or gensim-wiki
-    text_column: str = "text"
-    min_sentence_words: int = 8
-    max_sentence_words: int = 40
-    wordnet: str | None = None
-    seed: int = 0
-    faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
+class Config(Spec):
+    n_rare: int = opt(50, "triples in the rare set (the paper: 50)", ge=1)
+    n_common: int = opt(50, "triples in the common set (the paper: 50)", ge=1)
+    rare_below: int = opt(50, "x is rare below this count per reference_tokens", ge=1)
+    common_from: int = opt(50, "every word of a common triple, and x_h, x_a, occur at least this often (Appendix C: mid/high >= 50)", ge=1)
+    reference_tokens: int = opt(WIKITEXT103_TRAIN_TOKENS, "the counts above are per this many tokens (WikiText-103 train)", ge=1)
+    frequencies: str = opt("wordfreq", "word frequencies: wordfreq, a corpus spec (counts) or hf:ID:CONFIG:SPLIT", nonempty=True)
+    corpus: str = opt(GENSIM_WIKI, "carrier sentences: a file, folder, hf:ID:CONFIG:SPLIT or gensim-wiki", nonempty=True)
+    text_column: str = opt("text", "the text column of a jsonl or hf: corpus", nonempty=True)
+    min_sentence_words: int = opt(8, "carrier sentences have at least this many words", ge=1)
+    max_sentence_words: int = opt(40, "and at most this many", ge=1)
+    wordnet: str | None = opt(None, "WordNet folder; none: nltk data, Debian wordnet-base, or a download")
+    seed: int = seed_opt()
+    faithful: bool = faithful_opt()
+
+    def validate(self) -> None:
+        if self.min_sentence_words > self.max_sentence_words:
+            raise ConfigError(f"min_sentence_words ({self.min_sentence_words}) must not exceed max_sentence_words ({self.max_sentence_words})")
 
 
 @lru_cache(maxsize=1)
@@ -190,6 +196,7 @@ class ParaphraseBuilder(Builder):
     name = "paraphrase"
     version = "2.0.0"
     Config = Config
+    schema = {"default": FEATURES}
 
     def _resolve(self, config: Config):
         wn, wn_info = load_wordnet(config.wordnet)

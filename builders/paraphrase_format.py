@@ -15,7 +15,7 @@ import string
 import warnings
 from pathlib import Path
 
-from .errors import DataFormatError
+from wordbench.errors import DataFormatError
 
 SETS = ("rare", "common")
 _EDGE = string.punctuation + "“”‘’«»"

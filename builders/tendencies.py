@@ -13,12 +13,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Literal
 
 import datasets
 
+from wordbench.errors import SourceError
+from wordbench.spec import Spec, faithful_opt, opt, seed_opt
+
 from .base import Builder
-from .errors import ConfigError, SourceError
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_documents, iter_corpus_lines, split_documents
 
@@ -32,20 +34,21 @@ PAPER_CORPUS = "hf:wikimedia/wikipedia:20231101.en:train"
 
 
 @dataclass
-class Config:
-    corpus: str = GENSIM_WIKI  # file, folder, hf:ID:CONFIG:SPLIT, gensim-wiki, or paper (English Wikipedia, PAPER_CORPUS)
-    test: str | None = None  # a separate reference corpus; None = a seeded split of `corpus`
-    text_column: str = "text"
-    unit: str = "line"  # line (the paper), document (blank-line runs; gensim-wiki articles), article (WikiText " = Title = " headings)
-    test_fraction: float = 0.1  # share of samples in the reference when `test` is None
-    lowercase: bool = True  # XLM: lower-case
-    strip_accents: bool = True  # XLM: NFD, combining marks (Mn) removed
-    normalize_punct: bool = True  # XLM: Moses replace-unicode-punctuation, normalize-punctuation, remove-non-printing-char
-    min_words: int = 1  # shorter samples are dropped
-    max_documents: int | None = None  # a seeded sample of this many reference samples (the paper: 1M)
-    max_train: int | None = None  # a seeded sample of this many train samples
-    seed: int = 0
-    faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
+class Config(Spec):
+    corpus: str = opt(GENSIM_WIKI, "a file, folder, hf:ID:CONFIG:SPLIT, gensim-wiki, or paper (English Wikipedia, as the paper)", nonempty=True)
+    test: str | None = opt(None, "a separate reference corpus; none: a seeded split of corpus")
+    text_column: str = opt("text", "the text column of a jsonl or hf: corpus", nonempty=True)
+    unit: Literal["line", "document", "article"] = opt(
+        "line", "one sample is a line (the paper), a document (blank-line runs; gensim-wiki articles), or an article (WikiText headings)")
+    test_fraction: float = opt(0.1, "share of samples in the reference when test is none", gt=0, lt=1)
+    lowercase: bool = opt(True, "XLM preprocessing: lower-case")
+    strip_accents: bool = opt(True, "XLM preprocessing: NFD, combining marks (Mn) removed")
+    normalize_punct: bool = opt(True, "XLM preprocessing: Moses punctuation normalization and non-printing characters removed")
+    min_words: int = opt(1, "shorter samples are dropped", ge=1)
+    max_documents: int | None = opt(None, "a seeded sample of this many reference samples (the paper: 1M)", ge=1)
+    max_train: int | None = opt(None, "a seeded sample of this many train samples", ge=1)
+    seed: int = seed_opt()
+    faithful: bool = faithful_opt()
 
 
 def strip_accents(text: str) -> str:
@@ -98,6 +101,7 @@ class TendenciesBuilder(Builder):
     name = "tendencies"
     version = "2.0.0"
     Config = Config
+    schema = {"default": FEATURES}
 
     def sources(self, config: Config) -> list[SourceInfo]:
         from importlib.metadata import version
@@ -121,8 +125,6 @@ class TendenciesBuilder(Builder):
         return rows
 
     def build(self, config: Config, progress: bool = False) -> dict[str, datasets.DatasetDict]:
-        if config.unit not in UNITS:
-            raise ConfigError(f"unit must be one of {', '.join(UNITS)}, not '{config.unit}'")
         normalize = Normalizer(config.lowercase, accents=config.strip_accents, punct=config.normalize_punct)
         corpus = PAPER_CORPUS if config.corpus == "paper" else config.corpus
         docs = list(_documents(corpus, config.text_column, config.unit))

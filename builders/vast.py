@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, replace
+from typing import Literal
 
 import datasets
 
+from wordbench.errors import ConfigError
+from wordbench.spec import Spec, faithful_opt, opt, seed_opt
+
 from .base import Builder
-from .errors import ConfigError
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, OFFLINE_EN, corpus_info, iter_corpus_lines
-from .sources.lexica import Lexicon, load_lexicon
-from .sources.similarity import SimilarityTask, load_similarity
+from .sources.lexica import Lexicon, lexicon_problem, load_lexicon
+from .sources.similarity import SimilarityTask, load_similarity, similarity_problem
 from .vast_words import LANGUAGES, POLAR, WEAT_TESTS, WORD_SETS, polar_words
 
 SETTINGS = ("bleached", "aligned", "misaligned", "random")
@@ -66,26 +69,36 @@ FEATURES = datasets.Features({
 })
 
 
+Setting = Literal["bleached", "aligned", "misaligned", "random"]
+
+
 @dataclass
-class Config:
-    lexicon: str = "vader"  # vader | warriner:PATH | anew:PATH | bellezza:PATH | imbir:/redondo:/cvaw:/fan:/pt-anew:/turkish:PATH | CSV/TSV/hf:
-    word_column: str | None = None
-    valence_column: str | None = None
-    scale_low: float | None = None
-    scale_high: float | None = None
-    language: str = "en"  # en | pt | zh | es | fr | pl | tr: polar words (and templates) of that language
-    union_lexica: str = ""  # comma-separated lexicon specs whose words join the PCA basis (paper: warriner, anew, bellezza)
-    settings: str = "auto"  # comma-separated subset of SETTINGS; auto: all four in English, bleached otherwise
-    phrase: str | None = None  # None: "think of" (the paper's text); under --faithful "think about" (the authors' code)
-    corpus: str = OFFLINE_EN  # random contexts: file, folder, hf:ID:CONFIG:SPLIT, offline-en or gensim-wiki
-    text_column: str = "text"
-    window: int = 10  # tokens on each side of the word in random contexts
-    similarity: str = ""  # comma-separated ws353:PATH, simlex:PATH, rw:PATH, men:PATH: word-similarity validation (English)
-    max_words: int | None = None  # a seeded sample of this many lexicon words
-    seed: int = 0
-    faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
+class Config(Spec):
+    lexicon: str = opt("vader", "valence lexicon: vader | warriner:PATH | anew:PATH | bellezza:PATH | imbir:/redondo:/cvaw:/fan:/"
+                       "pt-anew:/turkish:PATH | a CSV/TSV path or hf:ID with word_column, valence_column and the scale", check=lexicon_problem)
+    word_column: str | None = opt(None, "the word column of a CSV/TSV/hf: lexicon")
+    valence_column: str | None = opt(None, "the valence column of a CSV/TSV/hf: lexicon")
+    scale_low: float | None = opt(None, "the lowest valence of a CSV/TSV/hf: lexicon's scale (mapped to 1)")
+    scale_high: float | None = opt(None, "the highest valence of that scale (mapped to 9)")
+    language: Literal["en", "pt", "zh", "es", "fr", "pl", "tr"] = opt("en", "polar words (and templates) of this language")
+    union_lexica: tuple[str, ...] = opt((), "lexicon specs whose words join the PCA basis (the paper: warriner, anew, bellezza)",
+                                        check=lambda specs: next(filter(None, map(lexicon_problem, specs)), None))
+    settings: Literal["auto"] | tuple[Setting, ...] = opt(
+        "auto", "contexts to build: auto (all four in English, bleached otherwise) or a list of bleached, aligned, misaligned, random",
+        nonempty=True)
+    phrase: str | None = opt(None, "the aligned templates' verb phrase; none: 'think of' (the paper), 'think about' under --faithful")
+    corpus: str = opt(OFFLINE_EN, "random contexts: a file, folder, hf:ID:CONFIG:SPLIT, offline-en or gensim-wiki", nonempty=True)
+    text_column: str = opt("text", "the text column of a jsonl or hf: corpus", nonempty=True)
+    window: int = opt(10, "tokens on each side of the word in random contexts", ge=1)
+    similarity: tuple[str, ...] = opt((), "word-similarity validation (English): ws353:PATH, simlex:PATH, rw:PATH, men:PATH",
+                                      check=lambda specs: next(filter(None, map(similarity_problem, specs)), None))
+    max_words: int | None = opt(None, "a seeded sample of this many lexicon words", ge=1)
+    seed: int = seed_opt()
+    faithful: bool = faithful_opt()
 
     def validate(self) -> None:
+        if (self.scale_low is None) != (self.scale_high is None):
+            raise ConfigError("give scale_low and scale_high together (the lexicon's scale)")
         if self.scale_low is not None and self.scale_high is not None and not self.scale_low < self.scale_high:
             raise ConfigError(f"scale_low ({self.scale_low}) must be below scale_high ({self.scale_high})")
 
@@ -157,6 +170,7 @@ class VASTBuilder(Builder):
     name = "vast"
     version = "2.1.0"
     Config = Config
+    schema = {"default": FEATURES, "similarity": PAIR_FEATURES}
 
     def _lexicon(self, config: Config) -> Lexicon:
         scale = None if config.scale_low is None or config.scale_high is None else (config.scale_low, config.scale_high)
@@ -166,15 +180,13 @@ class VASTBuilder(Builder):
 
     @staticmethod
     def _check_language(config: Config, lex: Lexicon) -> None:
-        if config.language not in LANGUAGES:
-            raise ConfigError(f"language must be one of {', '.join(LANGUAGES)} (the paper's seven languages)")
         if lex.language is not None and lex.language != config.language:
             raise ConfigError(f"lexicon {lex.name} is {LANGUAGES[lex.language]} but the polar words are {LANGUAGES[config.language]}: "
                               f"set language={lex.language}")
 
     def _union(self, config: Config) -> list[Lexicon]:
         out = []
-        for spec in (s.strip() for s in config.union_lexica.split(",") if s.strip()):
+        for spec in config.union_lexica:
             lex = load_lexicon(spec)
             self._check_language(config, lex)
             out.append(lex)
@@ -183,10 +195,7 @@ class VASTBuilder(Builder):
     def _settings(self, config: Config) -> list[str]:
         if config.settings == "auto":
             return list(SETTINGS) if config.language == "en" else ["bleached"]
-        settings = [s.strip() for s in config.settings.split(",") if s.strip()]
-        bad = [s for s in settings if s not in SETTINGS]
-        if bad or not settings:
-            raise ConfigError(f"settings must be auto or a comma-separated subset of {', '.join(SETTINGS)}")
+        settings = list(config.settings)
         if config.language != "en" and set(settings) & set(TEMPLATE_SETTINGS):
             raise ConfigError(f"the aligned and misaligned templates exist in English only (the paper publishes no translation): "
                               f"use settings=bleached (or bleached,random with a {LANGUAGES[config.language]} corpus) for language={config.language}")
@@ -195,7 +204,7 @@ class VASTBuilder(Builder):
         return settings
 
     def _similarity(self, config: Config) -> list[SimilarityTask]:
-        tasks = [load_similarity(spec.strip()) for spec in config.similarity.split(",") if spec.strip()]
+        tasks = [load_similarity(spec) for spec in config.similarity]
         if tasks and config.language != "en":
             raise ConfigError("the word-similarity tasks are English: use them with language=en")
         return tasks

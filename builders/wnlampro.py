@@ -15,12 +15,14 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Literal
 
 import datasets
 
+from wordbench.errors import ConfigError, DataFormatError
+from wordbench.spec import Spec, faithful_opt, opt, seed_opt
+
 from .base import Builder
-from .errors import ConfigError, DataFormatError
 from .sources.base import SourceInfo
 from .sources.dictionary import load_dictionary
 from .sources.frequencies import Frequencies, bin_of, load_frequencies, zipf
@@ -39,14 +41,7 @@ PAPER_TABLE4 = {  # entries per bin in the paper's Table 4
     "corruption": (2880, 0, 0),
 }
 
-RARE_WORDS = ("dictionary", "glosses", "wordnet", "none")  # how a word wordfreq does not list can enter V (Config.rare_words)
-ANTONYM_SCOPES = ("sense", "lemma")
-CORRUPTION_SOURCES = ("keywords", "vocabulary")
-COHYPONYM_PATHS = ("keyword", "hypernym")
-POS_RULES = ("dominant", "first-sense", "any")
 FAITHFUL = {"pos_rule": "first-sense", "antonym_scope": "sense"}  # what --faithful sets (and keeps inflected targets, word-like corruptions)
-CHOICES = {"rare_words": RARE_WORDS, "corruption_source": CORRUPTION_SOURCES, "pos_rule": POS_RULES,
-           "cohyponym_path": COHYPONYM_PATHS, "antonym_scope": ANTONYM_SCOPES}
 
 _List = getattr(datasets, "List", datasets.Sequence)
 FEATURES = datasets.Features(
@@ -67,50 +62,50 @@ FEATURES = datasets.Features(
 
 
 @dataclass(frozen=True)
-class Config:
+class Config(Spec):
     """The build recipe: the paper's numbers and rules; where the paper is silent, the card names our choice."""
 
-    wordnet: str | None = None  # WordNet folder; None resolves nltk data / Debian wordnet-base / download
-    frequencies: str = "wordfreq"  # "wordfreq", a corpus file/folder, or hf:ID[:CONFIG[:SPLIT]]
-    tokenizer: str = "bert-base-uncased"  # reference tokenizer: targets are its single tokens
-    rare_below: float = 10.0  # per billion
-    frequent_from: float = 100.0  # per billion
-    senses: int = 2  # hypernyms of the keyword's most frequent senses
-    hypernym_max_distance: int = 3
-    hypernym_min_depth: int = 6
-    hypernym_min_targets: int = 3
-    hypernym_max_targets: int = 20
-    cohyponym_hypernym_distance: int = 2
-    cohyponym_min_depth: int = 6  # "hypernyms as above"
-    cohyponym_hyponym_distance: int = 4
-    # what the 4 bounds: "keyword", the path keyword -> hypernym -> cohyponym ("path distance", as the paper
-    # measures hypernyms from the keyword); "hypernym": 4 steps below each hypernym (wordbench 1.1.0)
-    cohyponym_path: str = "keyword"
-    cohyponym_min_targets: int = 10
-    cohyponym_max_targets: int = 50
-    corruption_max_key_count: float = 10.0  # drop a corrupted key that is a word this frequent
-    # V with wordfreq, whose list stops near 10 per billion: a word it does not list is unattested unless
-    # "glosses": it is a single word attested in WordNet's glosses/examples or sense-tagged counts (rare);
-    # "dictionary": that, or listed by an English dictionary word list (``dictionary``; wordbench 1.2.0);
-    # "wordnet": every WordNet lemma is in V and rare (wordbench 1.0.0); "none": the rare bin stays empty.
-    rare_words: str = "dictionary"
-    dictionary: str | None = None  # word list for rare_words=dictionary; None: SCOWL size 70 (Debian wamerican-huge)
-    # "lemma": the keyword's own antonym pointers in its most frequent sense (WordNet's antonymy is a relation
-    # between word forms); "sense": the antonyms of any lemma of that sense, as the authors' code (their
-    # unaccessible -> accessible needs it; --faithful)
-    antonym_scope: str = "lemma"
-    keep_closed_class: bool = False  # keep closed-class keywords (NLTK English stopwords, single letters)
-    # the part of speech of keywords and targets: "dominant" (more than half the word's sense-tagged uses, a
-    # participle's verb counted), "first-sense" (the pos of nltk's wn.synsets(w)[0], which lists nouns first:
-    # the authors' code, as their Table 4 and one-POS-per-word file suggest; --faithful), "any" (no condition)
-    pos_rule: str = "dominant"
-    # targets pass the keyword conditions too (not closed-class, the relation's part of speech in their dominant
-    # use), as the original file's per-target POS suggests; False: any lemma of the related synsets (1.1.0)
-    clean_targets: bool = True
-    corruption_source: str = "keywords"  # frequent keywords of the other relations, or "vocabulary": every noun/adjective of V
-    dev_fraction: float = 0.1
-    seed: int = 0
-    faithful: bool = False  # the authors' code where their data shows it: pos_rule=first-sense, antonym_scope=sense, inflected targets and word-like corruptions kept
+    wordnet: str | None = opt(None, "WordNet folder; none: nltk data, Debian wordnet-base, or a download")
+    frequencies: str = opt("wordfreq", "word frequencies: wordfreq, a corpus file/folder, or hf:ID[:CONFIG[:SPLIT]]", nonempty=True)
+    tokenizer: str = opt("bert-base-uncased", "reference tokenizer: targets are its single tokens", nonempty=True)
+    rare_below: float = opt(10.0, "a keyword below this many occurrences per billion tokens is rare", gt=0)
+    frequent_from: float = opt(100.0, "a keyword with at least this many occurrences per billion is frequent", gt=0)
+    senses: int = opt(2, "hypernyms of the keyword's this many most frequent senses", ge=1)
+    hypernym_max_distance: int = opt(3, "hypernym targets at most this many steps above the keyword", ge=1)
+    hypernym_min_depth: int = opt(6, "hypernym targets at least this deep in WordNet (no abstract tops)", ge=0)
+    hypernym_min_targets: int = opt(3, "an entry needs at least this many hypernym targets", ge=1)
+    hypernym_max_targets: int = opt(20, "the most frequent this many hypernym targets are kept", ge=1)
+    cohyponym_hypernym_distance: int = opt(2, "cohyponyms hang below hypernyms at most this far above the keyword", ge=1)
+    cohyponym_min_depth: int = opt(6, "those hypernyms are at least this deep (the paper: 'hypernyms as above')", ge=0)
+    cohyponym_hyponym_distance: int = opt(4, "the paper's maximum path distance of cohyponyms (see cohyponym_path)", ge=1)
+    cohyponym_path: Literal["keyword", "hypernym"] = opt(
+        "keyword", "what the distance bounds: the path keyword -> hypernym -> cohyponym, or steps below each hypernym (1.1.0)")
+    cohyponym_min_targets: int = opt(10, "an entry needs at least this many cohyponym targets", ge=1)
+    cohyponym_max_targets: int = opt(50, "the most frequent this many cohyponym targets are kept", ge=1)
+    corruption_max_key_count: float = opt(10.0, "drop a corrupted key that is a word this frequent (per billion)", ge=0)
+    rare_words: Literal["dictionary", "glosses", "wordnet", "none"] = opt(
+        "dictionary", "with wordfreq, how an unlisted word enters V as rare: dictionary (glosses or a word list), glosses, "
+        "wordnet (every lemma, 1.0.0), none")
+    dictionary: str | None = opt(None, "word list for rare_words=dictionary; none: SCOWL size 70 (Debian wamerican-huge)")
+    antonym_scope: Literal["lemma", "sense"] = opt(
+        "lemma", "antonyms of the keyword's own pointers (lemma), or of every lemma of its sense (the authors'; --faithful)")
+    keep_closed_class: bool = opt(False, "keep closed-class keywords (NLTK English stopwords, single letters)")
+    pos_rule: Literal["dominant", "first-sense", "any"] = opt(
+        "dominant", "part of speech of keys and targets: dominant use, nltk's first sense (the authors'; --faithful), or any")
+    clean_targets: bool = opt(True, "targets pass the keyword conditions (not closed-class, the relation's part of speech)")
+    corruption_source: Literal["keywords", "vocabulary"] = opt(
+        "keywords", "corrupted words: frequent keywords of the other relations, or every frequent noun/adjective of V")
+    dev_fraction: float = opt(0.1, "seeded share of each relation in the dev split", ge=0, lt=1)
+    seed: int = seed_opt()
+    faithful: bool = faithful_opt()
+
+    def validate(self) -> None:
+        if not self.rare_below < self.frequent_from:
+            raise ConfigError(f"rare_below ({self.rare_below:g}) must be below frequent_from ({self.frequent_from:g}): "
+                              "otherwise the medium bin is empty or the bins overlap")
+        for low, high in (("hypernym_min_targets", "hypernym_max_targets"), ("cohyponym_min_targets", "cohyponym_max_targets")):
+            if getattr(self, low) > getattr(self, high):
+                raise ConfigError(f"{low} ({getattr(self, low)}) must not exceed {high} ({getattr(self, high)})")
 
 
 @dataclass
@@ -285,11 +280,9 @@ class WNLaMProBuilder(Builder):
     name = "wnlampro"
     version = "1.2.0"
     Config = Config
+    schema = {"default": FEATURES}
 
     def _resolve(self, config: Config):
-        for key, choices in CHOICES.items():
-            if getattr(config, key) not in choices:
-                raise ConfigError(f"{key} must be one of {', '.join(choices)}, got '{getattr(config, key)}'")
         wn, wn_info = load_wordnet(config.wordnet)
         freq = load_frequencies(config.frequencies)
         tok, tok_info = load_reference_tokenizer(config.tokenizer)

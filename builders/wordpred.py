@@ -17,8 +17,10 @@ from dataclasses import dataclass
 import datasets
 import numpy as np
 
+from wordbench.spec import Spec, faithful_opt, opt, seed_opt
+
 from .base import Builder
-from .errors import ConfigError, SourceError
+from wordbench.errors import ConfigError, SourceError
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_documents, iter_corpus_lines, split_documents
 from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, Frequencies, bin_of, corpus_frequencies, count_words, load_frequencies
@@ -49,24 +51,24 @@ TYPE_FEATURES = datasets.Features(
 
 
 @dataclass
-class Config:
-    train: str = GENSIM_WIKI  # corpus for word2vec and train counts: file, folder, hf:ID:CONFIG:SPLIT or gensim-wiki
-    test: str = GENSIM_WIKI  # test lines; the same spec as train means a seeded split by document
-    text_column: str = "text"
-    test_fraction: float = 0.1  # share of documents held out when train == test
-    frequencies: str = "wordfreq"  # "train" = counts of the train corpus (the paper), or wordfreq / a corpus spec
-    reference_tokens: int = WIKITEXT103_TRAIN_TOKENS  # the bin thresholds below are counts in a corpus this size
-    high: int = 1000
-    mid: int = 100
-    low: int = 10
-    min_words: int = 3  # shorter lines are skipped
-    max_lines: int | None = None  # keep a seeded sample of this many test lines
-    w2v_dim: int = 50
-    w2v_window: int = 5
-    w2v_min_count: int = 5
-    w2v_epochs: int = 5
-    seed: int = 0
-    faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
+class Config(Spec):
+    train: str = opt(GENSIM_WIKI, "corpus for word2vec and train counts: a file, folder, hf:ID:CONFIG:SPLIT or gensim-wiki", nonempty=True)
+    test: str = opt(GENSIM_WIKI, "test lines; the same spec as train means a seeded split by document", nonempty=True)
+    text_column: str = opt("text", "the text column of a jsonl or hf: corpus", nonempty=True)
+    test_fraction: float = opt(0.1, "share of documents held out when train == test", gt=0, lt=1)
+    frequencies: str = opt("wordfreq", "bins from: train (counts of the train corpus, the paper), wordfreq, or a corpus spec", nonempty=True)
+    reference_tokens: int = opt(WIKITEXT103_TRAIN_TOKENS, "the bin thresholds are counts in a corpus this size", ge=1)
+    high: int = opt(1000, "high bin: at least this count", ge=1)
+    mid: int = opt(100, "mid bin: at least this count (below high)", ge=1)
+    low: int = opt(10, "low bin: at least this count (below mid)", ge=1)
+    min_words: int = opt(3, "shorter test lines are skipped", ge=1)
+    max_lines: int | None = opt(None, "keep a seeded sample of this many test lines", ge=1)
+    w2v_dim: int = opt(50, "word2vec dimensions (soft match)", ge=1)
+    w2v_window: int = opt(5, "word2vec window", ge=1)
+    w2v_min_count: int = opt(5, "word2vec minimum count", ge=1)
+    w2v_epochs: int = opt(5, "word2vec epochs", ge=1)
+    seed: int = seed_opt()
+    faithful: bool = faithful_opt()
 
     def validate(self) -> None:
         if not self.high > self.mid > self.low >= 1:
@@ -83,6 +85,7 @@ class WordPredBuilder(Builder):
     name = "wordpred"
     version = "1.1.0"
     Config = Config
+    schema = {"default": FEATURES, "types": TYPE_FEATURES}
     configs = ("default", "types")
 
     def _corpora(self, config: Config) -> tuple[list[str], list[str]]:

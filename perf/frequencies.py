@@ -24,7 +24,7 @@ import json, resource, sys, time
 from wordbench.builders.sources.corpora import iter_corpus_lines
 from wordbench.builders.sources.frequencies import count_words
 from wordbench.builders.sources.parallel_count import count_files
-from wordbench.builders.sources.base import sha8
+from wordbench.hashing import sha8
 path, procs = sys.argv[1], int(sys.argv[2])
 t0 = time.perf_counter()
 counts = count_words(iter_corpus_lines(path)) if procs == 1 else count_files([__import__("pathlib").Path(path)], procs)

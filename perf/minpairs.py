@@ -23,7 +23,7 @@ import numpy as np
 
 from common import machine, sync, write_result
 from wordbench.benchmarks.hub import build, load_data
-from wordbench.builders.sources.base import seeded_key
+from wordbench.hashing import seeded_key
 from wordbench.scorers.models import load_model
 
 

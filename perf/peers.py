@@ -42,7 +42,7 @@ def prepare(n_sentences: int, n_items: int) -> None:
 
     from wordbench.benchmarks.cli import packaged_smollm2
     from wordbench.benchmarks.hub import build, load_data
-    from wordbench.builders.sources.base import seeded_key
+    from wordbench.hashing import seeded_key
     from wordbench.scorers.minpairs import Options
     from wordbench.scorers.wnlampro import PATTERNS, fill
 

@@ -3,7 +3,7 @@
 For every word of the lines, the source is its left context with the gap (T5: ``<extra_id_0>``, BART:
 ``<mask>``). Ours encodes each context once, teacher-forces the decoder on the word in one batched pass
 and continues off-word paths from the cached decoder prefix and cross-attention; the baseline
-(``seq2seq.predict_words_one_pass``) runs the encoder and decoder afresh for every prefix the search asks
+(``reference.predict_words_one_pass``) runs the encoder and decoder afresh for every prefix the search asks
 about, one at a time. Both must give identical predictions and hits; the ratios of wall time and of forward
 passes go to perf/results/seq2seq.json.
 
@@ -27,7 +27,7 @@ from common import machine, sync, write_result
 from wordbench.benchmarks.hub import load_data
 from wordbench.benchmarks.runner import select
 from wordbench.scorers.models import load_model
-from wordbench.scorers.models.seq2seq import predict_words_one_pass
+from reference import predict_words_one_pass
 
 
 def make_model(kind: str, texts: list[str], folder: Path) -> Path:

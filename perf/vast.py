@@ -20,9 +20,10 @@ import numpy as np
 from common import machine, sync, write_result
 from wordbench.benchmarks.cli import packaged_minilm
 from wordbench.benchmarks.hub import build, load_data
-from wordbench.builders.sources.base import seeded_key
+from wordbench.hashing import seeded_key
 from wordbench.builders.vast_words import POLAR
 from wordbench.scorers.models import load_model
+from wordbench.scorers.base import RunContext
 from wordbench.scorers.vast import VASTScorer, pearson_by_layer, select_polar
 
 
@@ -53,7 +54,7 @@ def main():
     valence = np.array([r["valence"] for r in rows])
 
     scorer = VASTScorer(polar_filter="all", best_layer=0)  # the baseline below uses single-token polar words
-    scorer.prepare(data)
+    scorer.prepare(RunContext(data=data))
     start = time.perf_counter()
     fast = np.array([r["effect_sizes"] for r in scorer.score(model, rows)])
     sync(model)

@@ -21,7 +21,7 @@ from wordbench.benchmarks.cli import packaged_smollm2
 from wordbench.benchmarks.hub import load_data
 from wordbench.benchmarks.runner import select
 from wordbench.scorers.models import load_model
-from wordbench.scorers.wordpred import predict_words_naive
+from reference import predict_words_naive
 
 
 def count_tokens(model, counter: list[int]):

@@ -2,57 +2,66 @@
 
 from __future__ import annotations
 
-import dataclasses
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
+from wordbench import spec
+from wordbench.spec import Spec
+
 from .models import ModelError, ModelInfo, ScoringModel
+
+
+@dataclass(frozen=True)
+class NoOptions(Spec):
+    """A scorer without options of its own."""
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What a run is, given to the scorer once (``prepare``) before the model loads: the data, the --limit,
+    the --faithful switch and the paper it names. Nothing else sets state on a scorer from outside."""
+
+    data: dict = field(default_factory=dict)  # {dataset config: DatasetDict}
+    limit: int | None = None
+    faithful: bool = False
+    paper: str = ""
 
 
 class Scorer:
     """Scores items of one benchmark; ``settings`` are the options that change its numbers."""
 
     name: ClassVar[str]
-    paper: str = ""  # the paper's id (set from the registry): the signature names it under --faithful
     families: ClassVar[tuple[str, ...]] = ("causal", "masked")
     chunk_size: ClassVar[int] = 64  # items scored between two appends to records.jsonl
-    option_names: ClassVar[tuple[str, ...]] = ()  # keyword options the scorer accepts (``--option KEY=VALUE``)
-    Options: ClassVar[type | None] = None  # a dataclass of the options with their defaults; sets ``option_names``
-    limit: int | None = None  # --limit, set by the runner before ``work_items``
+    Options: ClassVar[type] = NoOptions  # the declared options (``--option KEY=VALUE``), see wordbench.spec
 
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        if cls.Options is not None:
-            cls.option_names = tuple(f.name for f in dataclasses.fields(cls.Options))
-
-    def __init__(self, faithful: bool | str = False, **options):
-        from wordbench.builders.base import parse_bool
-
+    def __init__(self, faithful: bool | str = False, paper: str = "", **options):
         # --faithful: every behaviour of the paper and the authors' code, bugs that change numbers included.
-        self.faithful = parse_bool("faithful", faithful)
-        unknown = sorted(set(options) - set(self.option_names))
-        if unknown:
-            from wordbench.builders.errors import ConfigError
+        self.faithful = spec.parse_bool("faithful", faithful)
+        self.paper = paper  # the paper's id: the signature names it under --faithful
+        # Typed and range-checked by the declaration: `n=abc` or `beams=-1` is a one-line error.
+        self.options = spec.parse(self.Options, options, source="--option")
+        # What the user gave (summary.json's "options"); ``settings`` are what changes the numbers (the signature).
+        self.given_options = {**{k: getattr(self.options, k) for k in options}, **({"faithful": True} if self.faithful else {})}
+        self.context = RunContext(faithful=self.faithful, paper=paper)
 
-            accepted = ", ".join(self.option_names) or "none"
-            raise ConfigError(f"{self.name} has no scoring option {', '.join(unknown)} (accepted: {accepted})")
-        if self.Options is not None:
-            from wordbench.builders.base import parse_overrides
-
-            # Typed and range-checked like a builder config: `n=abc` or `beams=-1` is a one-line error.
-            self.opts = parse_overrides(self.Options, options)
-            options = {k: getattr(self.opts, k) for k in options}
-        else:
-            self.opts = None
-        self.options = {**options, **({"faithful": True} if self.faithful else {})}
+    @property
+    def limit(self) -> int | None:
+        return self.context.limit
 
     @property
     def settings(self) -> dict[str, object]:
-        return dict(self.options)
+        """The settings that change this scorer's numbers (by default, the options given)."""
+        return dict(self.given_options)
 
-    def signature_settings(self) -> dict[str, object]:
+    def settings_for(self, family: str | None) -> dict[str, object]:
+        """The settings for a model of ``family`` (a scorer whose behaviour depends on the family overrides it)."""
+        return self.settings
+
+    def signature_settings(self, family: str | None = None) -> dict[str, object]:
         """The settings as the run signature names them: ``faithful:<paper>`` when the switch is on."""
-        settings = {k: v for k, v in self.settings.items() if k != "faithful"}
+        settings = {k: v for k, v in self.settings_for(family).items() if k != "faithful"}
         return {**settings, **({"faithful": self.paper or "paper"} if self.faithful else {})}
 
     # --- stratified --limit: one rule for every benchmark (benchmarks.runner.select) ---------------
@@ -91,8 +100,12 @@ class Scorer:
         """The items to score, from the selected dataset rows (by default the rows themselves)."""
         return rows
 
-    def prepare(self, data: dict) -> None:
-        """Read what scoring needs beyond the items (e.g. another config of the dataset); called once per run."""
+    def prepare(self, context: RunContext) -> None:
+        """Take the run's context; subclasses also read what scoring needs beyond the items (e.g. another
+        config of ``context.data``). Called once per run, before the model loads."""
+        if context.faithful != self.faithful:
+            raise ValueError("the run context's faithful switch differs from the scorer's")
+        self.context = context
 
     def score(self, model: ScoringModel, items: list[dict]) -> list[dict]:
         raise NotImplementedError

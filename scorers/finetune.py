@@ -22,7 +22,7 @@ def finetune_causal(model, lines: Iterable[str], epochs: float = 1.0, batch_size
         tok.pad_token = tok.eos_token
     texts = [line.strip() for line in lines if line.strip()]
     if not texts:
-        from wordbench.builders.errors import SourceError
+        from wordbench.errors import SourceError
 
         raise SourceError("fine-tuning corpus has no text")
     train = datasets.Dataset.from_dict({"text": texts}).map(

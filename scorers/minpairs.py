@@ -14,10 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
-from wordbench.builders.sources.base import sha8
+from wordbench.hashing import sha8
+from wordbench.spec import Spec, opt
 
 from . import plots
 from .base import Scorer
@@ -37,15 +39,16 @@ def data_label(summary: dict) -> str:
     return data or sha8(summary["signature"].split("|model:")[0])
 
 
-@dataclass
-class Options:
-    reduce: str = "mean"  # mean (length-normalized, fairseq) or sum of target token log-probs, EOS included
-    strict: bool = False  # LingEval97: a tie counts as an error
-    discrepancy: bool = True  # translate every source (beam search) for the distributional discrepancy
-    beam: int = 5
-    max_new_tokens: int = 128
-    prompt: str = DEFAULT_PROMPT  # causal models: the translation prompt; the target follows after a space
-    end: str = "\n"  # causal models: scored after the target, where a seq2seq model scores EOS
+@dataclass(frozen=True)
+class Options(Spec):
+    reduce: Literal["mean", "sum"] = opt("mean", "target score: mean (length-normalized, fairseq) or sum of token log-probs, EOS included")
+    strict: bool = opt(False, "LingEval97: a tie counts as an error")
+    discrepancy: bool = opt(True, "translate every source (beam search) for the distributional discrepancy")
+    beam: int = opt(5, "beam size of those translations", ge=1)
+    max_new_tokens: int = opt(128, "longest translation in model tokens", ge=1)
+    prompt: str = opt(DEFAULT_PROMPT, "causal models: the translation prompt with {source}; the target follows after a space",
+                      check=lambda p: None if "{source}" in p else "must contain {source}")
+    end: str = opt("\n", "causal models: text scored after the target, where a seq2seq model scores EOS (a typed \\n is a newline)")
 
 
 class MinPairsScorer(Scorer):
@@ -56,14 +59,8 @@ class MinPairsScorer(Scorer):
 
     def __init__(self, **options):
         super().__init__(**options)
-        from wordbench.builders.errors import ConfigError
-
-        if self.opts.reduce not in ("mean", "sum"):
-            raise ConfigError(f"minpairs: reduce must be mean or sum, not '{self.opts.reduce}'")
-        if self.opts.beam < 1:
-            raise ConfigError("minpairs: beam must be at least 1")
         # Typed on a command line, a newline arrives as the two characters \n.
-        self.opts.prompt, self.opts.end = check_prompt(self.opts.prompt), self.opts.end.replace("\\n", "\n")
+        self.prompt, self.end = check_prompt(self.options.prompt), self.options.end.replace("\\n", "\n")
         self._translations: dict[str, str] = {}
 
     def stratum(self, row: dict) -> object:
@@ -71,7 +68,7 @@ class MinPairsScorer(Scorer):
 
     def reduce_for(self, family: str) -> str:
         """mean or sum; faithful scores causal models by the sum (the paper's Eq. 1)."""
-        return "sum" if self.faithful and family == "causal" else self.opts.reduce
+        return "sum" if self.faithful and family == "causal" else self.options.reduce
 
     def _scores(self, model, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
         """Score each distinct (source, target) once; a seq2seq model encodes each source once."""
@@ -80,17 +77,17 @@ class MinPairsScorer(Scorer):
         if model.family == "seq2seq":
             values = model.conditional_logprobs([s for s, _ in unique], [t for _, t in unique], reduce)
         else:
-            scored = model.sequence_logprobs([(self.opts.prompt.format(source=s), " " + t + self.opts.end) for s, t in unique])
+            scored = model.sequence_logprobs([(self.prompt.format(source=s), " " + t + self.end) for s, t in unique])
             values = [float(np.mean(ts.logprobs)) if reduce == "mean" else ts.total for ts in scored]
         return dict(zip(unique, values))
 
     def score(self, model, items: list[dict]) -> list[dict]:
         pairs = [(it["source"], it[key]) for it in items for key in ("correct", "incorrect")]
-        if self.opts.discrepancy:
+        if self.options.discrepancy:
             sources = list(dict.fromkeys(it["source"] for it in items))
             todo = [s for s in sources if s not in self._translations]
             if todo:
-                out = translate(model, todo, self.opts.beam, self.opts.prompt, self.opts.max_new_tokens)
+                out = translate(model, todo, self.options.beam, self.prompt, self.options.max_new_tokens)
                 self._translations.update(zip(todo, out))
             pairs += [(s, self._translations[s]) for s in sources]
         scores = self._scores(model, pairs)
@@ -101,8 +98,8 @@ class MinPairsScorer(Scorer):
                    "score_correct": good, "score_incorrect": bad, "source": it["source"],
                    "correct": it["correct"], "incorrect": it["incorrect"]}
             if model.family != "seq2seq":  # the exact context the causal model was given
-                rec["prompt"] = self.opts.prompt.format(source=it["source"])
-            if self.opts.discrepancy:
+                rec["prompt"] = self.prompt.format(source=it["source"])
+            if self.options.discrepancy:
                 translation = self._translations[it["source"]]
                 best = scores[(it["source"], translation)]
                 rec.update(translation=translation, score_translation=best, discrepancy=max(0.0, best - max(good, bad)))
@@ -110,7 +107,7 @@ class MinPairsScorer(Scorer):
         return records
 
     def correct(self, rec: dict) -> bool:
-        return rec["score_correct"] > rec["score_incorrect"] if self.opts.strict else rec["score_correct"] >= rec["score_incorrect"]
+        return rec["score_correct"] > rec["score_incorrect"] if self.options.strict else rec["score_correct"] >= rec["score_incorrect"]
 
     def _cell(self, recs: list[dict]) -> dict:
         out = {"n": len(recs), "accuracy": float(np.mean([self.correct(r) for r in recs])),
@@ -127,8 +124,8 @@ class MinPairsScorer(Scorer):
         return {
             "by_phenomenon": {ref: {ph: self._cell(rs) for ph, rs in sorted(phs.items())} for ref, phs in sorted(groups.items())},
             "overall": {ref: self._cell([r for rs in phs.values() for r in rs]) for ref, phs in sorted(groups.items())},
-            "comparison": "s(correct) > s(incorrect)" if self.opts.strict else "s(correct) >= s(incorrect) (ties correct)",
-            "reduce": self.opts.reduce + (" (sum for causal models: faithful)" if self.faithful and self.opts.reduce != "sum" else ""),
+            "comparison": "s(correct) > s(incorrect)" if self.options.strict else "s(correct) >= s(incorrect) (ties correct)",
+            "reduce": self.options.reduce + (" (sum for causal models: faithful)" if self.faithful and self.options.reduce != "sum" else ""),
         }
 
     # --- report -------------------------------------------------------------------------------

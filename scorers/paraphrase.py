@@ -8,11 +8,14 @@ causal, masked and encoder models all work; the tests check it against the ``ber
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from wordbench.builders.paraphrase_format import SETS
+
+from wordbench.spec import Spec, opt
 
 from . import plots
 from .base import Scorer
@@ -36,15 +39,20 @@ def default_layer(model) -> int:
     return int(model2layers.get(model.info.name, model.num_layers))
 
 
+@dataclass(frozen=True)
+class Options(Spec):
+    layer: int | None = opt(None, "the layer whose token states BERTScore compares; none: bert_score's tuned layer, else the top", ge=0)
+
+
 class ParaphraseScorer(Scorer):
     name = "paraphrase"
     families = ("causal", "masked", "encoder", "seq2seq")
     chunk_size = 64
-    option_names = ("layer",)
+    Options = Options
 
-    def __init__(self, layer: int | None = None, **options):
-        super().__init__(**({"layer": int(layer)} if layer is not None else {}), **options)
-        self.layer = None if layer is None else int(layer)
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.layer = self.options.layer
 
     def stratum(self, row: dict) -> object:
         return row["set"]  # rare | common

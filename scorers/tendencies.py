@@ -16,18 +16,19 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
-from wordbench.builders.errors import ConfigError, DataFormatError
-from wordbench.builders.sources.base import file_sha8, seeded_key
+from wordbench.errors import ConfigError, DataFormatError
+from wordbench.hashing import file_sha8, seeded_key
+from wordbench.spec import Spec, opt, seed_opt
 from wordbench.builders.sources.corpora import numbered_lines
 from wordbench.builders.tendencies import Normalizer
 
 from . import stats
-from .base import Scorer
+from .base import RunContext, Scorer
 from .models import ModelInfo
-from .models.causal import STRATEGIES
 
 CURVE_POINTS = 40
 MIN_CURVE_DOCS = 5
@@ -38,25 +39,33 @@ PAPER_STRATEGIES = ("ancestral", "nucleus", "beam")  # the paper's Random, Nucle
 BASELINES = ("trigram",)
 
 
-@dataclass
-class Options:
-    strategies: str = ",".join(PAPER_STRATEGIES)  # comma-separated subset of ancestral, nucleus, beam, greedy
-    n: int = 1000  # samples per strategy (the paper: 1M); --limit N caps it at N
-    max_new_tokens: int | None = None  # None: the most model tokens (trigram: words) of a reference line, plus one for EOS
-    stop_at_newline: bool = True  # a sample is a line: a newline ends it as EOS does
-    top_p: float = 0.95  # nucleus mass (the paper's text does not state its value)
-    beams: int = 5  # beam sampling width (the paper: 5)
-    seed: int = 0
-    prompts: str | None = None  # file with one prompt per line (default: unconditional, from BOS)
-    samples: str | None = None  # score a file of samples (one per line, or jsonl with text[/strategy]) instead of a model
-    baseline: str | None = None  # trigram: the paper's unsmoothed trigram model trained on the train split, instead of a model
-    perplexity: bool = True  # Table 1: the model's perplexity on the reference lines
-    unfinished: str = "keep"  # keep | drop samples cut at max_new_tokens
-    n_resamples: int = 999  # permutations per test
-    baseline_draws: int = 10  # human samples drawn from the train split per sample size
-    bigrams: bool = False  # type-token curves of bigrams as well
-    backend: str = "hf"  # hf | vllm (GPU, large N; ancestral, nucleus and greedy)
-    reference_size: str = "sample"  # sample: compare with a seeded reference subsample of the sample's size (the paper: equal sizes) | all
+Strategy = Literal["ancestral", "nucleus", "beam", "greedy"]
+
+
+@dataclass(frozen=True)
+class Options(Spec):
+    strategies: tuple[Strategy, ...] = opt(PAPER_STRATEGIES, "decoding strategies to sample with (the paper: ancestral, nucleus, beam)", nonempty=True)
+    n: int = opt(1000, "samples per strategy (the paper: 1M); --limit N caps it at N", ge=2)
+    max_new_tokens: int | None = opt(None, "longest sample; none: the most model tokens (trigram: words) of a reference line, plus one for EOS", ge=1)
+    stop_at_newline: bool = opt(True, "a sample is a line: a newline ends it as EOS does")
+    top_p: float = opt(0.95, "nucleus mass (the paper's text does not state its value)", gt=0, le=1)
+    beams: int = opt(5, "beam sampling width (the paper: 5)", ge=1)
+    seed: int = seed_opt()
+    prompts: str | None = opt(None, "a file with one prompt per line (default: unconditional, from BOS)")
+    samples: str | None = opt(None, "score a file of samples (one per line, or jsonl with text[/strategy]) instead of a model")
+    baseline: Literal["trigram"] | None = opt(None, "trigram: the paper's unsmoothed trigram model trained on the train split, instead of a model")
+    perplexity: bool = opt(True, "Table 1: the model's perplexity on the reference lines")
+    unfinished: Literal["keep", "drop"] = opt("keep", "keep or drop samples cut at max_new_tokens")
+    n_resamples: int = opt(999, "permutations per test", ge=1)
+    baseline_draws: int = opt(10, "human samples drawn from the train split per sample size", ge=1)
+    bigrams: bool = opt(False, "type-token curves of bigrams as well")
+    backend: Literal["hf", "vllm"] = opt("hf", "hf, or vllm (GPU, large n; ancestral, nucleus and greedy)")
+    reference_size: Literal["sample", "all"] = opt(
+        "sample", "compare with a seeded reference subsample of the sample's size (the paper: equal sizes), or all of it")
+
+    def validate(self) -> None:
+        if self.baseline and self.samples:
+            raise ConfigError("tendencies: give baseline=trigram or --samples, not both")
 
 
 class TendenciesScorer(Scorer):
@@ -67,27 +76,11 @@ class TendenciesScorer(Scorer):
 
     def __init__(self, **options):
         super().__init__(**options)
-        o = self.opts
-        self.strategies = [s.strip() for s in str(o.strategies).split(",") if s.strip()]
-        bad = [s for s in self.strategies if s not in STRATEGIES]
-        if bad or not self.strategies:
-            raise ConfigError(f"tendencies: unknown strategy {', '.join(bad) or '(none)'}; choose from {', '.join(STRATEGIES)}")
-        if o.reference_size not in ("sample", "all"):
-            raise ConfigError(f"tendencies: reference_size must be sample or all, not {o.reference_size!r}")
-        if o.unfinished not in ("keep", "drop"):
-            raise ConfigError("tendencies: unfinished must be keep or drop")
-        if o.backend not in ("hf", "vllm"):
-            raise ConfigError("tendencies: backend must be hf or vllm")
-        if o.baseline is not None and o.baseline not in BASELINES:
-            raise ConfigError(f"tendencies: baseline must be one of {', '.join(BASELINES)}, not {o.baseline!r}")
-        if o.baseline and o.samples:
-            raise ConfigError("tendencies: give baseline=trigram or --samples, not both")
-        if int(o.n) < 2:
-            raise ConfigError("tendencies: n must be at least 2 samples per strategy")
+        o = self.options
+        self.strategies = list(o.strategies)
         self.normalize = Normalizer()
         self.reference: list[str] = []  # whitespace-tokenized reference lines
         self.train: list[str] = []
-        self.limit: int | None = None  # --limit (set by the runner): also caps n
         self._vllm = None
         self._greedy: dict = {}
         self._references: dict[int, stats.Sample] = {}  # reference subsamples by size (reference_size=sample)
@@ -96,7 +89,7 @@ class TendenciesScorer(Scorer):
 
     @property
     def settings(self) -> dict[str, object]:
-        o = self.opts
+        o = self.options
         analysis = {"unfinished": o.unfinished, "reference_size": o.reference_size, "n_resamples": o.n_resamples, "baseline_draws": o.baseline_draws,
                     "bigrams": o.bigrams, "seed": o.seed}
         if o.samples:
@@ -110,20 +103,21 @@ class TendenciesScorer(Scorer):
 
     # --- what is scored ---------------------------------------------------------------------------
     def run_info(self, model) -> ModelInfo:
-        if self.opts.samples:
-            path = Path(self.opts.samples)
+        if self.options.samples:
+            path = Path(self.options.samples)
             if not path.is_file():
                 raise ConfigError(f"samples file {path} does not exist")
             return ModelInfo(path.name, f"sha256-{file_sha8(path)}", "samples", "n/a")
-        if self.opts.baseline:  # trained on the dataset's train split, which the data signature names
-            return ModelInfo(self.opts.baseline, "mle-unsmoothed", "ngram", "n/a")
+        if self.options.baseline:  # trained on the dataset's train split, which the data signature names
+            return ModelInfo(self.options.baseline, "mle-unsmoothed", "ngram", "n/a")
         return super().run_info(model)
 
-    def prepare(self, data: dict) -> None:
-        splits = data.get("default", {})
+    def prepare(self, context: RunContext) -> None:
+        super().prepare(context)
+        splits = context.data.get("default", {})
         if "train" in splits:
             self.train = list(splits["train"]["text"])
-        if self.opts.baseline and len(self.train) < 1:
+        if self.options.baseline and len(self.train) < 1:
             raise ConfigError("the trigram baseline is trained on the dataset's train split; this dataset has none")
 
     def work_items(self, rows: list[dict]) -> list[dict]:
@@ -133,22 +127,22 @@ class TendenciesScorer(Scorer):
         self._references = {}
         if len(self.reference) < 2:
             raise ConfigError(f"the reference has {len(self.reference)} document(s); the statistics need at least 2")
-        if self.opts.samples:
-            return read_samples(Path(self.opts.samples))
-        prompts = [line for _, line in _read_lines(Path(self.opts.prompts))] if self.opts.prompts else [""]
+        if self.options.samples:
+            return read_samples(Path(self.options.samples))
+        prompts = [line for _, line in _read_lines(Path(self.options.prompts))] if self.options.prompts else [""]
         if not prompts:
-            raise ConfigError(f"prompts file {self.opts.prompts} has no prompt")
-        n = int(self.opts.n) if self.limit is None else min(int(self.opts.n), int(self.limit))
+            raise ConfigError(f"prompts file {self.options.prompts} has no prompt")
+        n = int(self.options.n) if self.limit is None else min(int(self.options.n), int(self.limit))
         items = [{"id": f"{s}-{i:07d}", "strategy": s, "prompt": prompts[i % len(prompts)]}
                  for s in self.strategies for i in range(max(n, 2))]
-        if self.opts.perplexity and not self.opts.baseline:  # the unsmoothed trigram's perplexity diverges (the paper: not reported)
+        if self.options.perplexity and not self.options.baseline:  # the unsmoothed trigram's perplexity diverges (the paper: not reported)
             items += [{"id": f"ppl-{r['id']}", "strategy": PERPLEXITY, "text": r["text"]} for r in rows]
         return items
 
     def score(self, model, items: list[dict]) -> list[dict]:
-        if self.opts.samples:
+        if self.options.samples:
             return [self._record(it, it["text"], None, None) for it in items]
-        if self.opts.baseline and self._trigram is None:
+        if self.options.baseline and self._trigram is None:
             from .models.ngram import TrigramLM
 
             self._trigram = TrigramLM(self.train)
@@ -159,7 +153,7 @@ class TendenciesScorer(Scorer):
             if strategy == PERPLEXITY:
                 records += _perplexity_records(model, group)
                 continue
-            seed = int(seeded_key(self.opts.seed, group[0]["id"])[:8], 16)  # one seed per chunk, stable across reruns
+            seed = int(seeded_key(self.options.seed, group[0]["id"])[:8], 16)  # one seed per chunk, stable across reruns
             prompts = [it["prompt"] for it in group]
             if strategy == "greedy":  # deterministic: each distinct prompt is decoded once (unconditional: one text)
                 todo = [p for p in dict.fromkeys(prompts) if p not in self._greedy]
@@ -173,8 +167,8 @@ class TendenciesScorer(Scorer):
 
     def max_new_tokens(self, model) -> int:
         """The generation length: the option, else the most model tokens (trigram: words) of a reference line + 1 (EOS)."""
-        if self.opts.max_new_tokens is not None:
-            return int(self.opts.max_new_tokens)
+        if self.options.max_new_tokens is not None:
+            return int(self.options.max_new_tokens)
         if self._max_new is None:
             if getattr(model, "family", None) == "ngram":
                 longest = max(len(t.split()) for t in self.reference)
@@ -184,7 +178,7 @@ class TendenciesScorer(Scorer):
         return self._max_new
 
     def _generate(self, model, prompts: list[str], strategy: str, seed: int):
-        o = self.opts
+        o = self.options
         generate = model.generate
         if o.backend == "vllm" and not o.baseline:
             if model.family != "causal":
@@ -204,7 +198,7 @@ class TendenciesScorer(Scorer):
 
     # --- statistics -------------------------------------------------------------------------------
     def summarize(self, records: list[dict]) -> dict:
-        o = self.opts
+        o = self.options
         zipf_norm = "zeta" if self.faithful else "truncated"  # the paper's Table 2 implies zeta-normalised Zipf laws
         reference = stats.Sample.from_texts(self.reference)
         ref_desc = stats.describe(reference, zipf_norm=zipf_norm)
@@ -244,19 +238,19 @@ class TendenciesScorer(Scorer):
     def _reference_of_size(self, reference: stats.Sample, size: int) -> stats.Sample:
         """The reference compared with a sample of ``size`` documents: a seeded subsample of that size by default,
         since the statistics (Zipf's alpha, rank KS, TVD) move with corpus size and the paper compares equal sizes."""
-        if self.opts.reference_size == "all" or size >= len(self.reference):
+        if self.options.reference_size == "all" or size >= len(self.reference):
             return reference
         if size not in self._references:  # strategies of one size share it
-            pick = np.sort(np.random.default_rng(self.opts.seed).choice(len(self.reference), size=size, replace=False))
+            pick = np.sort(np.random.default_rng(self.options.seed).choice(len(self.reference), size=size, replace=False))
             self._references[size] = stats.Sample.from_texts(self.reference[i] for i in pick)
         return self._references[size]
 
     def _human_baseline(self, reference: stats.Sample, size: int, zipf_norm: str = "truncated") -> dict:
         """Mean and standard deviation of each distance over samples of ``size`` train documents (no tests)."""
-        rng = np.random.default_rng(self.opts.seed)
+        rng = np.random.default_rng(self.options.seed)
         draws = []
         # a train split no larger than the sample allows one draw only (all of it): no spread to report
-        for _ in range(int(self.opts.baseline_draws) if size < len(self.train) else 1):
+        for _ in range(int(self.options.baseline_draws) if size < len(self.train) else 1):
             pick = rng.choice(len(self.train), size=min(size, len(self.train)), replace=False)
             try:
                 draws.append(stats.compare(stats.Sample.from_texts(self.train[i] for i in pick), reference, tests=False, zipf_norm=zipf_norm))

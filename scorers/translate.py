@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from wordbench.builders.sources.base import cache_dir, sha8
+from wordbench.cache import cache_dir
+from wordbench.hashing import sha8
+from wordbench.identity import model_version
 
 from .models import ModelError, ScoringModel, load_model
 
@@ -36,14 +38,14 @@ def translate(model: ScoringModel, sources: Sequence[str], beam: int = 5, prompt
 
 
 def cached_translations(model_name: str, sources: Sequence[str], beam: int = 5, progress: bool = True,
-                        prompt: str | None = None, max_new_tokens: int = 256) -> list[str]:
-    """Translations of ``sources`` by ``model_name``, kept in the wordbench cache (keyed by every argument and the sources)."""
-    key = sha8(json.dumps([model_name, beam, prompt, max_new_tokens, list(sources)], ensure_ascii=False))
+                        prompt: str | None = None, max_new_tokens: int = 256, device: str = "auto", dtype: str = "auto") -> list[str]:
+    """Translations of ``sources`` by ``model_name``, kept in the wordbench cache (keyed by the model's identity,
+    every argument that changes the output, and the sources)."""
+    key = sha8(json.dumps([model_name, model_version(model_name), beam, prompt, max_new_tokens, dtype, list(sources)], ensure_ascii=False))
     path = cache_dir("translations") / f"{key}.json"
     if path.exists():
         return json.loads(path.read_text(encoding="utf-8"))
-    model = load_model(model_name)
-    model.progress = progress
+    model = load_model(model_name, device=device, dtype=dtype, progress=progress)
     out = translate(model, sources, beam, prompt, max_new_tokens)  # an empty translation is counted as unanalyzable by the build
     path.write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
     return out

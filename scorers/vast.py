@@ -16,40 +16,42 @@ paper's n = round(d / 100). The math is vectorized over words x polar words x la
 from __future__ import annotations
 
 import base64
-import contextlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
-from wordbench.builders.errors import ConfigError, DataFormatError
-from wordbench.builders.sources.base import seeded_key
-from wordbench.builders.vast import SETTINGS, valence_class
+from wordbench.errors import ConfigError, DataFormatError
+from wordbench.hashing import seeded_key
+from wordbench.spec import Spec, opt, seed_opt
+from wordbench.builders.vast import valence_class
 from wordbench.builders.vast_words import POLAR, VAD_SETS, WEAT_TESTS, WORD_SETS
 
 from . import stats
-from .base import Scorer
+from .base import RunContext, Scorer
 from .models import ModelError
-from .models.base import POOLS
 
 
-@dataclass
-class Options:
-    pool: str = "last"  # first | last | mean | max over the word's subword tokens
-    layer: int | None = None  # layer of the isolation curve and the bias tests (default: top)
-    best_layer: int | None = None  # second isolation layer (default: the best VAST layer of each setting, found on a probe)
-    probe_words: int = 1000  # lexicon words (seeded sample) the best layer is found on
-    max_pcs: int = 12  # the isolation curve removes 0..max_pcs principal components
-    null_pcs: str = "paper"  # PCs nullified for Table 1 and the bias tests: paper (round(d/100)) | best (may be 0) | N
-    pca_basis: str = "union"  # union: every word the run embeds in the setting (authors' code) | run: lexicon + polar words
-    polar_filter: str = "tokenization"  # single-token, equalized polar words in: tokenization (paper) | all | none
-    bos: str = "auto"  # causal models: auto (BOS prepended; none under --faithful) | none
-    tokenization_setting: str = "random"
-    n_resamples: int = 9999  # WEAT permutation test
-    seed: int = 0
+@dataclass(frozen=True)
+class Options(Spec):
+    pool: Literal["first", "last", "mean", "max"] = opt("last", "pooling over the word's subword tokens (the paper: last)")
+    layer: int | None = opt(None, "layer of the isolation curve and the bias tests (default: the top layer)", ge=0)
+    best_layer: int | None = opt(None, "second isolation layer (default: the best VAST layer of each setting, found on a probe)", ge=0)
+    probe_words: int = opt(1000, "lexicon words (a seeded sample) the best layer is found on", ge=3)
+    max_pcs: int = opt(12, "the isolation curve removes 0..max_pcs principal components", ge=0)
+    null_pcs: Literal["paper", "best"] | int = opt(
+        "paper", "PCs nullified for Table 1 and the bias tests: paper (round(dim/100)), best (may be 0), or a number", ge=0)
+    pca_basis: Literal["union", "run"] = opt("union", "union: every word the run embeds in the setting (authors' code); run: lexicon + polar words")
+    polar_filter: Literal["tokenization", "all", "none"] = opt(
+        "tokenization", "single-token, equalized polar words in: the tokenization experiment (paper), all settings, or none")
+    bos: Literal["auto", "none"] = opt("auto", "causal models: auto (BOS prepended; none under --faithful) or none")
+    tokenization_setting: Literal["bleached", "aligned", "misaligned", "random"] = opt(
+        "random", "the setting of the tokenization experiment (bleached when the data lacks it)")
+    n_resamples: int = opt(9999, "permutations of the WEAT test", ge=1)
+    seed: int = seed_opt()
 
 
-CHOICES = {"pca_basis": ("union", "run"), "polar_filter": ("tokenization", "all", "none"), "bos": ("auto", "none")}
 
 
 # --- the math -------------------------------------------------------------------------------------
@@ -148,20 +150,6 @@ def decode_vector(s: str) -> np.ndarray:
 # --- the scorer -----------------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def _bos(model, on: bool):
-    """Encode without the BOS a causal model otherwise prepends (``bos=none``)."""
-    old = getattr(model, "add_bos", None)
-    if old is None or on:
-        yield
-        return
-    model.add_bos = False
-    try:
-        yield
-    finally:
-        model.add_bos = old
-
-
 class VASTScorer(Scorer):
     name = "vast"
     families = ("causal", "masked", "encoder", "seq2seq")
@@ -170,16 +158,6 @@ class VASTScorer(Scorer):
 
     def __init__(self, **options):
         super().__init__(**options)
-        o = self.opts
-        if o.pool not in POOLS:
-            raise ConfigError(f"vast: pool must be one of {', '.join(POOLS)}")
-        if o.tokenization_setting not in SETTINGS:
-            raise ConfigError(f"vast: tokenization_setting must be one of {', '.join(SETTINGS)}")
-        for key, allowed in CHOICES.items():
-            if getattr(o, key) not in allowed:
-                raise ConfigError(f"vast: {key} must be one of {', '.join(allowed)}")
-        if str(o.null_pcs) not in ("paper", "best") and not str(o.null_pcs).isdigit():
-            raise ConfigError("vast: null_pcs must be paper, best or a number of components")
         self.rows: list[dict] = []
         self.selected: list[dict] = []
         self.pairs: list[dict] = []
@@ -189,25 +167,27 @@ class VASTScorer(Scorer):
 
     @property
     def bos_on(self) -> bool:
-        return self.opts.bos == "auto" and not self.faithful
+        return self.options.bos == "auto" and not self.faithful
 
     @property
     def settings(self) -> dict[str, object]:
-        o = self.opts
+        o = self.options
         return {"pool": o.pool, "layer": "top" if o.layer is None else o.layer,
                 "best_layer": f"probe{o.probe_words}" if o.best_layer is None else o.best_layer, "max_pcs": o.max_pcs,
                 "null_pcs": o.null_pcs, "pca_basis": o.pca_basis, "polar_filter": o.polar_filter,
                 "bos": "none" if not self.bos_on else "auto", "tokenization_setting": o.tokenization_setting,
                 "n_resamples": o.n_resamples, "seed": o.seed}
 
-    def prepare(self, data: dict) -> None:
+    def prepare(self, context: RunContext) -> None:
+        super().prepare(context)
+        data = context.data
         self.rows = [r for split in data["default"].values() for r in split]
         self.pairs = [r for split in data["similarity"].values() for r in split] if "similarity" in data else []
 
     @property
     def _tokenization_setting(self) -> str:
         """The tokenization experiment's setting: the option's when the dataset has it, else bleached."""
-        wanted = self.opts.tokenization_setting
+        wanted = self.options.tokenization_setting
         return wanted if any(r["setting"] == wanted for r in self.rows) else "bleached"
 
     def work_items(self, rows: list[dict]) -> list[dict]:
@@ -231,14 +211,14 @@ class VASTScorer(Scorer):
                 or (row["group"] == "basis" and row["word"] in _WEAT_TERMS))
 
     def _layer(self, model) -> int:
-        layer = model.num_layers if self.opts.layer is None else int(self.opts.layer)
+        layer = model.num_layers if self.options.layer is None else int(self.options.layer)
         if not 0 <= layer <= model.num_layers:
             raise ConfigError(f"vast: layer must be between 0 and {model.num_layers}")
         return layer
 
     def _single(self, tokenization: bool) -> bool:
         """Whether the polar words are cut to single-token, equal groups (main scores or the tokenization experiment)."""
-        return self.opts.polar_filter == "all" or (tokenization and self.opts.polar_filter == "tokenization")
+        return self.options.polar_filter == "all" or (tokenization and self.options.polar_filter == "tokenization")
 
     def _polar_states(self, model, setting: str, single: bool):
         """Pooled states of the chosen pleasant and unpleasant words in ``setting`` (misaligned: aligned);
@@ -249,17 +229,16 @@ class VASTScorer(Scorer):
             if not rows:
                 raise ConfigError(f"the dataset has no polar-word contexts for the {source} setting")
             texts, spans = [r["context"] for r in rows], [(r["start"], r["end"]) for r in rows]
-            with _bos(model, self.bos_on):
-                counts = model.span_token_counts(texts, spans)
-                entries = [(r["word"], r["group"], n) for r, n in zip(rows, counts)]
-                try:
-                    chosen = select_polar(entries, self.opts.seed) if single else select_all(entries)
-                except ModelError:
-                    if not single or self.opts.polar_filter == "all":
-                        raise
-                    self._polar[(source, single)] = None
-                    return None
-                states = model.hidden_states(texts, spans, self.opts.pool)
+            counts = model.span_token_counts(texts, spans, bos=self.bos_on)
+            entries = [(r["word"], r["group"], n) for r, n in zip(rows, counts)]
+            try:
+                chosen = select_polar(entries, self.options.seed) if single else select_all(entries)
+            except ModelError:
+                if not single or self.options.polar_filter == "all":
+                    raise
+                self._polar[(source, single)] = None
+                return None
+            states = model.hidden_states(texts, spans, self.options.pool, bos=self.bos_on)
             self._polar[(source, single)] = (states[chosen["pleasant"]], states[chosen["unpleasant"]])
         return self._polar[(source, single)]
 
@@ -267,8 +246,7 @@ class VASTScorer(Scorer):
         """Pooled hidden states [n, layers + 1, dim] of rows; those the best-layer probe embedded come from its cache."""
         todo = [r for r in rows if r["id"] not in self._cache]
         if todo:
-            with _bos(model, self.bos_on):
-                fresh = model.hidden_states([r["context"] for r in todo], [(r["start"], r["end"]) for r in todo], self.opts.pool)
+            fresh = model.hidden_states([r["context"] for r in todo], [(r["start"], r["end"]) for r in todo], self.options.pool, bos=self.bos_on)
             got = dict(zip((r["id"] for r in todo), fresh))
         else:
             got = {}
@@ -276,13 +254,13 @@ class VASTScorer(Scorer):
 
     def _best_layer(self, model, setting: str) -> int:
         """The best VAST layer of ``setting``: given, or the argmax on a seeded probe of the run's lexicon words."""
-        if self.opts.best_layer is not None:
-            if not 0 <= int(self.opts.best_layer) <= model.num_layers:
+        if self.options.best_layer is not None:
+            if not 0 <= int(self.options.best_layer) <= model.num_layers:
                 raise ConfigError(f"vast: best_layer must be between 0 and {model.num_layers}")
-            return int(self.opts.best_layer)
+            return int(self.options.best_layer)
         if setting not in self._best:
             lex = [r for r in (self.selected or self.rows) if r["setting"] == setting and r["group"] == "lexicon"]
-            probe = sorted(lex, key=lambda r: seeded_key(self.opts.seed, r["id"]))[: self.opts.probe_words]
+            probe = sorted(lex, key=lambda r: seeded_key(self.options.seed, r["id"]))[: self.options.probe_words]
             if len(probe) < 3:
                 self._best[setting] = self._layer(model)
             else:
@@ -299,8 +277,7 @@ class VASTScorer(Scorer):
         layer = self._layer(model)
         best = {s: self._best_layer(model, s) for s in dict.fromkeys(r["setting"] for r in items)}
         states = self._states(model, items)  # [n, layers + 1, dim]
-        with _bos(model, self.bos_on):
-            counts = model.span_token_counts([r["context"] for r in items], [(r["start"], r["end"]) for r in items])
+        counts = model.span_token_counts([r["context"] for r in items], [(r["start"], r["end"]) for r in items], bos=self.bos_on)
         effects: dict[int, list[float]] = {}
         single: dict[int, list[float]] = {}
         for setting in best:
@@ -331,7 +308,7 @@ class VASTScorer(Scorer):
 
     # --- summary --------------------------------------------------------------------------------
     def summarize(self, records: list[dict]) -> dict:
-        o = self.opts
+        o = self.options
         by_setting: dict[str, list[dict]] = {}
         for r in records:
             by_setting.setdefault(r["setting"], []).append(r)
@@ -414,7 +391,7 @@ class VASTScorer(Scorer):
         size = min(len(single), len(multi))
         if size < 3:
             return {"setting": setting, "size": size, "polar": polar, "single": None, "multi": None}
-        pick = lambda rs: sorted(rs, key=lambda r: seeded_key(self.opts.seed, r["id"]))[:size]  # noqa: E731
+        pick = lambda rs: sorted(rs, key=lambda r: seeded_key(self.options.seed, r["id"]))[:size]  # noqa: E731
         return {"setting": setting, "size": size, "polar": polar, "available": {"single": len(single), "multi": len(multi)},
                 **{name: _vast([r[key] for r in pick(rs)], [r["valence"] for r in pick(rs)]).tolist()
                    for name, rs in (("single", single), ("multi", multi))}}
@@ -432,14 +409,14 @@ class VASTScorer(Scorer):
     def _polar_recs(self, by_setting: dict, setting: str) -> tuple[list[dict], list[dict]]:
         recs = [r for r in by_setting.get("aligned" if setting == "misaligned" else setting, []) if r["group"] in POLAR]
         entries = [(r["word"], r["group"], r["tokens"]) for r in recs]
-        chosen = select_polar(entries, self.opts.seed) if self._single(False) else select_all(entries)
+        chosen = select_polar(entries, self.options.seed) if self._single(False) else select_all(entries)
         return [recs[i] for i in chosen["pleasant"]], [recs[i] for i in chosen["unpleasant"]]
 
     def _basis(self, by_setting: dict, setting: str, field: str, lex: list[dict], polar: list[dict], layer: int | None = None,
                union: bool = False) -> np.ndarray:
         """The PCA basis: ``union`` every word embedded in the setting (and the polar words used), each once;
         ``run`` the scored lexicon words and the chosen polar words (``union`` forces the first)."""
-        if self.opts.pca_basis == "run" and not union:
+        if self.options.pca_basis == "run" and not union:
             recs = lex + polar
         else:
             recs = list({r["word"]: r for r in _vast_rows(by_setting[setting]) + polar}.values())
@@ -480,8 +457,8 @@ class VASTScorer(Scorer):
             if not all(s in weat_recs for s in sets):
                 continue
             vectors = [self._vectors(weat_recs[s], "vector") for s in sets]
-            before = weat(*vectors, int(self.opts.n_resamples), int(self.opts.seed))
-            after = weat(*(nullify(v, mean, comps[:n]) for v in vectors), int(self.opts.n_resamples), int(self.opts.seed))
+            before = weat(*vectors, int(self.options.n_resamples), int(self.options.seed))
+            after = weat(*(nullify(v, mean, comps[:n]) for v in vectors), int(self.options.n_resamples), int(self.options.seed))
             sweep = [weat_scores(*(nullify(v, mean, comps[:j]) for v in vectors))[0] for j in range(len(comps) + 1)]
             tests[name] = {"d": before[0], "p": before[1], "d_nullified": after[0], "p_nullified": after[1], "d_by_pcs": sweep}
         return {"null_pcs": n, "tests": tests}

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from wordbench.spec import Spec, opt
+
 from . import plots
 from .base import Scorer
 from .stats import bootstrap_ci, mean_difference_test
@@ -50,9 +52,9 @@ PRECISION_AT = (3, 10)
 SHORT = {"antonym": "ANT", "hypernym": "HYP", "cohyponym": "COH+", "corruption": "COR"}
 
 
-@dataclass
-class Options:
-    word_start_only: bool | None = None  # None: masked models rank every token (paper), causal/seq2seq ones word starts
+@dataclass(frozen=True)
+class Options(Spec):
+    word_start_only: bool | None = opt(None, "rank word-start tokens only; none: masked models rank every token (the paper), causal/seq2seq ones word starts")
 
 
 def article(word: str) -> str:
@@ -94,22 +96,19 @@ class WNLaMProScorer(Scorer):
 
     def __init__(self, **options):
         super().__init__(**options)  # word_start_only is typed there (true/false/None)
-        self._family: str | None = None
         self._labels: tuple[object, list[str]] | None = None  # (model, its labels): the last model's, kept with it
-
-    def run_info(self, model):
-        info = super().run_info(model)
-        self._family = model.family
-        return info
 
     def word_start_only(self, family: str | None) -> bool:
         """Rank only tokens that begin a word: the option, else yes for causal and seq2seq models (next-token
         distributions, where a word piece would start a different word); masked models rank every token."""
-        return self.opts.word_start_only if self.opts.word_start_only is not None else family in ("causal", "seq2seq")
+        return self.options.word_start_only if self.options.word_start_only is not None else family in ("causal", "seq2seq")
 
     @property
     def settings(self) -> dict[str, object]:
-        start = self.word_start_only(self._family) if self._family or self.opts.word_start_only is not None else "auto"
+        return self.settings_for(None)
+
+    def settings_for(self, family: str | None) -> dict[str, object]:
+        start = self.word_start_only(family) if family or self.options.word_start_only is not None else "auto"
         return {"top": TOP, "word_start_only": start, **({"faithful": True} if self.faithful else {})}
 
     def stratum(self, row: dict) -> object:

@@ -4,8 +4,8 @@ Every word after the first of a line is predicted from the words before it (Algo
 word; Algorithm 2: a top-10 path of subtokens spelling the target). ``model.predict_words`` does this
 for a batch of lines from one teacher-forced pass, continuing off-line paths from the KV cache
 (seq2seq: one pass per word's left context with the infilling gap, ``models.seq2seq``).
-``predict_words_naive`` is the paper's algorithm as published (a full pass per prefix), kept as the
-reference that perf/wordpred.py and the tests compare against.
+The paper's algorithm as published (a full pass per prefix), the reference that perf/wordpred.py and
+the tests compare against, is ``perf/reference.py:predict_words_naive`` (not part of the package).
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from . import plots
-from .base import Scorer
+from wordbench.spec import Spec, opt, parse_bool
+
+from .base import RunContext, Scorer
 from .models import ModelError
 from .wholeword import GREEDY_DEPTH, SEARCH_DEPTH, SEED_SEARCH_DEPTH, TOP, WordPrediction, search_depth
 
@@ -26,10 +28,10 @@ SOFT_K = (3, 5, 10, 25, 50, 100)
 MISS_PENALTY = 100.0  # the seed's -ln p for a word missed by top-1 and top-10 (--faithful perplexity)
 
 
-@dataclasses.dataclass
-class Options:
-    finetune: str | None = None  # train corpus spec: one pass of causal-LM fine-tuning before scoring (section 2.1)
-    finetune_epochs: float = 1.0
+@dataclasses.dataclass(frozen=True)
+class Options(Spec):
+    finetune: str | None = opt(None, "a train corpus spec: one pass of causal-LM fine-tuning before scoring (section 2.1; causal models)")
+    finetune_epochs: float = opt(1.0, "passes over the finetune corpus", gt=0)
 
 
 class WordPredScorer(Scorer):
@@ -40,8 +42,6 @@ class WordPredScorer(Scorer):
 
     def __init__(self, dudy2020: bool | str | None = None, **options):
         if dudy2020 is not None:  # the option's former name; --faithful now selects the seed's definitions
-            from wordbench.builders.base import parse_bool
-
             options["faithful"] = parse_bool("dudy2020", dudy2020) or options.get("faithful", False)
         super().__init__(**options)
         self.neighbours: dict[str, list[str]] = {}
@@ -49,34 +49,35 @@ class WordPredScorer(Scorer):
 
     @property
     def settings(self) -> dict[str, object]:
-        tune = {"finetune": self.opts.finetune, "finetune_epochs": float(self.opts.finetune_epochs)} if self.opts.finetune else {}
+        tune = {"finetune": self.options.finetune, "finetune_epochs": float(self.options.finetune_epochs)} if self.options.finetune else {}
         return {"top": TOP, "greedy_depth": GREEDY_DEPTH, "search_depth": self.search_depth,
                 "first_step": "vocabulary" if self.faithful else "word-starts", **tune}
 
     def check_family(self, family: str, model_name: str) -> None:
         """As every scorer's, and ``finetune`` takes a causal model only (asked before the weights load)."""
         super().check_family(family, model_name)
-        if self.opts.finetune and family != "causal":
+        if self.options.finetune and family != "causal":
             raise ModelError(f"the finetune option needs a causal model; {model_name} is {family}")
 
     def _finetune(self, model) -> None:
         """Once per run, before the first prediction: one pass of fine-tuning on the ``finetune`` corpus."""
-        if self.opts.finetune and not self.finetuned:
+        if self.options.finetune and not self.finetuned:
             from wordbench.builders.sources.corpora import iter_corpus_lines
 
             from .finetune import finetune_causal
 
-            finetune_causal(model, iter_corpus_lines(self.opts.finetune), epochs=float(self.opts.finetune_epochs))
+            finetune_causal(model, iter_corpus_lines(self.options.finetune), epochs=float(self.options.finetune_epochs))
             self.finetuned = True
 
     @property
     def search_depth(self) -> int:
         return search_depth(self.faithful)
 
-    def prepare(self, data: dict) -> None:
+    def prepare(self, context: RunContext) -> None:
         """Read the word2vec neighbours of the ``types`` config (soft match)."""
-        if "types" in data:
-            types = data["types"]["test"]
+        super().prepare(context)
+        if "types" in context.data:
+            types = context.data["types"]["test"]
             self.neighbours = dict(zip(types["word"], (list(n) for n in types["neighbours"])))
 
     def stratum(self, row: dict) -> object:
@@ -248,72 +249,3 @@ def _seed_cost(hit1, hit10, greedy_lp, path_lp) -> float:
 
 def _f(value) -> str:
     return "-" if value is None else f"{value:.2f}"
-
-
-def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, int]], counter: list[int] | None = None,
-                        faithful: bool = False) -> list[WordPrediction]:
-    """The paper's algorithms as published, for causal models: a full forward pass per prefix, one at a time, batch 1.
-
-    Same decisions as ``model.predict_words`` (stop when the argmax ends the word, top-10 paths pruned
-    to prefixes of the target). Default: the first subtoken among word starts, paths up to 5;
-    ``faithful``: the seed's first step over the whole vocabulary, paths up to 6, the boundary token's
-    log-prob added to the greedy word's. ``counter[0]`` accumulates the number of tokens fed to the model.
-    """
-    import torch
-
-    vocab = model.words
-    boundary, ends = torch.as_tensor(vocab.boundary), torch.as_tensor(vocab.ends)
-    decode = lambda ids: model.tokenizer.decode(ids, skip_special_tokens=False, clean_up_tokenization_spaces=False).strip()  # noqa: E731
-    counter = counter if counter is not None else [0]
-    depth_limit = search_depth(faithful)
-
-    def last_logprobs(ids):
-        counter[0] += len(ids)
-        with torch.inference_mode():
-            logits = model.model(input_ids=torch.tensor([ids], device=model.device)).logits[0, -1].float()
-        return torch.log_softmax(logits, -1).cpu()
-
-    out = []
-    for line, i in events:
-        words, target = lines[line], lines[line][i]
-        context = model.encode(" ".join(words[:i])).ids
-        full = model.encode(" ".join(words[: i + 1])).ids
-        own = full[len(context):]
-        first = last_logprobs(context)
-        start = first if faithful else first.masked_fill(~boundary[: first.shape[0]], float("-inf"))
-        path, lp = [int(start.argmax())], float(start.max())
-        while len(path) < GREEDY_DEPTH:
-            nxt = last_logprobs(context + path)
-            tok = int(nxt.argmax())
-            if tok >= len(vocab.ends) or vocab.ends[tok]:
-                lp += float(nxt[tok]) if faithful else 0.0
-                break
-            path, lp = path + [tok], lp + float(nxt[tok])
-        greedy = decode(path)
-        hit10, found_lp = False, None
-        top = start.topk(TOP)
-        frontier = [((int(t),), float(v)) for t, v in zip(top.indices, top.values)]
-        depth = 1
-        while frontier and not hit10:
-            grow = []
-            for p, plp in frontier:
-                text = decode(list(p))
-                if text == target:
-                    hit10, found_lp = True, plp
-                    break
-                if depth < depth_limit and target.startswith(text.rstrip("\ufffd")):
-                    grow.append((p, plp))
-            if hit10:
-                break
-            frontier = []
-            for p, plp in grow:
-                top = last_logprobs(context + list(p)).topk(TOP)
-                frontier += [(p + (int(t),), plp + float(v)) for t, v in zip(top.indices, top.values)]
-            depth += 1
-        counter[0] += len(full)
-        with torch.inference_mode():
-            tf = torch.log_softmax(model.model(input_ids=torch.tensor([full], device=model.device)).logits[0].float(), -1).cpu()
-        word_lp = sum(float(tf[len(context) + j - 1, t]) for j, t in enumerate(own))
-        word_lp += float(torch.logsumexp(tf[-1].masked_fill(~ends[: tf.shape[1]], float("-inf")), -1))
-        out.append(WordPrediction(greedy, lp, len(path), greedy == target, hit10 or greedy == target, word_lp, len(own), found_lp))
-    return out

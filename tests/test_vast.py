@@ -8,6 +8,7 @@ from scipy import stats as sps
 
 from wordbench.benchmarks.hub import build
 from wordbench.benchmarks.runner import score
+from wordbench.scorers.base import RunContext
 from wordbench.builders.vast import template_context, valence_class
 from wordbench.builders.vast_words import POLAR, VAD_SETS, WEAT_TESTS, WORD_SETS
 from wordbench.scorers import vast
@@ -190,7 +191,7 @@ def test_batched_effect_sizes_equal_one_at_a_time(word_level_encoder, vast_data,
 
     rows = [r for r in datasets.load_dataset(str(vast_data))["test"] if r["setting"] == "bleached" and r["group"] == "lexicon"]
     scorer = vast.VASTScorer()
-    scorer.prepare({"default": datasets.load_dataset(str(vast_data))})
+    scorer.prepare(RunContext(data={"default": datasets.load_dataset(str(vast_data))}))
     together = scorer.score(word_level_encoder, rows)
     alone = [scorer.score(word_level_encoder, [r])[0] for r in rows]
     for a, b in zip(together, alone):
@@ -198,7 +199,7 @@ def test_batched_effect_sizes_equal_one_at_a_time(word_level_encoder, vast_data,
 
 
 def test_a_word_not_at_its_span_is_a_clear_error(word_level_encoder):
-    from wordbench.builders.errors import DataFormatError
+    from wordbench.errors import DataFormatError
 
     row = {"id": "x", "word": "cake", "group": "lexicon", "setting": "bleached", "valence": 5.0, "context": "This is pie", "start": 8, "end": 11}
     with pytest.raises(DataFormatError, match="row x: the word 'cake' is not at 8:11"):
@@ -307,7 +308,7 @@ def test_multi_word_random_contexts_and_coverage(tmp_path):
 
 
 def test_seven_languages_polar_words_templates_and_mismatch(tmp_path):
-    from wordbench.builders.errors import ConfigError
+    from wordbench.errors import ConfigError
     from wordbench.builders.vast_words import polar_words
 
     pt = polar_words("pt")
@@ -330,7 +331,7 @@ def test_seven_languages_polar_words_templates_and_mismatch(tmp_path):
 
 
 def test_similarity_loaders_read_the_published_layouts(tmp_path):
-    from wordbench.builders.errors import DataFormatError
+    from wordbench.errors import DataFormatError
     from wordbench.builders.sources.similarity import load_similarity
 
     files = {

@@ -4,7 +4,7 @@ import re
 import pytest
 
 from wordbench.builders.base import parse_overrides
-from wordbench.builders.errors import ConfigError, DataFormatError, SourceError
+from wordbench.errors import ConfigError, DataFormatError, SourceError
 from wordbench.builders.wnlampro import (
     Config,
     WNLaMProBuilder,
@@ -128,7 +128,7 @@ def test_rare_words_fill(wn):
     assert _ctx(wn, {}, [], rare_words="wordnet").in_vocabulary("cephalometry")  # wordbench 1.0.0
     assert not _ctx(wn, {}, [], rare_words="none").in_vocabulary("dog")
     assert not _ctx(wn, {}, [], missing_is_rare=False).in_vocabulary("dog")  # corpus counts: seen words only
-    with pytest.raises(ConfigError, match="rare_words must be one of"):
+    with pytest.raises(ConfigError, match="'rare_words' must be one of"):
         WNLaMProBuilder().sources(Config(rare_words="all"))
 
 
@@ -169,7 +169,7 @@ def test_config_overrides():
     assert cfg.seed == 3 and cfg.dev_fraction == 0.2 and cfg.wordnet is None
     with pytest.raises(ConfigError, match="unknown config key 'sede'"):
         parse_overrides(Config, ["sede=3"])
-    with pytest.raises(ConfigError, match="expects int"):
+    with pytest.raises(ConfigError, match="expects an integer"):
         parse_overrides(Config, ["seed=x"])
 
 

@@ -71,8 +71,7 @@ def test_masked_ranks_over_the_whole_vocabulary(tiny_models):
 
     model = load_model(str(tiny_models["bert"]), device="cpu", batch_size=4)
     scorer = WNLaMProScorer()
-    scorer.run_info(model)
-    assert scorer.settings["word_start_only"] is False
+    assert scorer.settings_for(model.family)["word_start_only"] is False
     left, right = fill("<W> and ___", "dog")
     words = scorer.predicted_words(model, [left], [right])[0]
     assert any(w.startswith("##") for w in words)  # pieces are ranked
@@ -89,12 +88,12 @@ def test_masked_ranks_over_the_whole_vocabulary(tiny_models):
 
 
 def test_word_start_only_option_and_signature(tiny_models):
-    from wordbench.builders.errors import ConfigError
+    from wordbench.errors import ConfigError
     from wordbench.scorers.models import load_model
 
     causal = WNLaMProScorer()
-    causal.run_info(load_model(str(tiny_models["gpt2"]), device="cpu"))
-    assert causal.signature_settings()["word_start_only"] is True
+    assert causal.signature_settings(load_model(str(tiny_models["gpt2"]), device="cpu").family)["word_start_only"] is True
+    assert causal.signature_settings()["word_start_only"] == "auto"  # no model yet: the option's own value
     assert WNLaMProScorer(word_start_only="false").settings["word_start_only"] is False
     assert WNLaMProScorer(faithful=True).signature_settings()["faithful"]  # the paper's id (registry) or "paper"
     with pytest.raises(ConfigError):

@@ -7,10 +7,11 @@ import torch
 
 from wordbench.benchmarks.hub import build
 from wordbench.builders.base import parse_overrides
-from wordbench.builders.errors import SourceError
+from wordbench.errors import SourceError
 from wordbench.builders.wordpred import Config, WordPredBuilder, bin_edges
 from wordbench.scorers.models import ModelError, load_model
-from wordbench.scorers.wordpred import WordPredScorer, predict_words_naive
+from reference import predict_words_naive
+from wordbench.scorers.wordpred import WordPredScorer
 
 TRAIN = ["the dog is a kind of animal .", "the cat is an animal too .", "a dog and a cat are pets .", "the tree and the flower grow ."] * 30
 TEST = ["the dog is a pet .", "an oak is a tree and a rose is a flower .", "too short", "", "good is the opposite of bad ."]
@@ -239,7 +240,7 @@ def test_score_cli_end_to_end(corpora, tiny_models, tmp_path):
     assert both.exit_code == 0, both.output
     assert (tmp_path / "cmp" / "soft_match.png").exists()
     bad = runner.invoke(cli, args + ["--option", "nonsense=1"])
-    assert bad.exit_code != 0 and "no scoring option nonsense" in bad.output
+    assert bad.exit_code != 0 and "unknown scoring option 'nonsense'" in bad.output
 
 
 def test_finetune_one_pass_before_scoring(tiny_models, tmp_path):

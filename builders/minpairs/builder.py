@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+import typing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Literal, Sequence
 
 import datasets
 
+from wordbench.errors import ConfigError, SourceError
+from wordbench.identity import model_version
+from wordbench.spec import Spec, faithful_opt, opt, seed_opt
+
 from ..base import Builder
-from ..errors import ConfigError, SourceError
 from ..sources.base import SourceInfo, file_sha8, seeded_key
 from ..sources.german import Analysis, load_analyzer
 from ..sources.parallel import TRANS_DE_EN, Pair, load_pairs, parallel_info, sentence_lines
@@ -46,26 +50,51 @@ ANALYZE_CHUNK = 512
 PAPER_SIZES = {"clause_omission": (1104, 1025), "hypercorrect_genitive": (3404, 635), "np_agreement": (24055, 10595),
                "placeholder_ding": (18647, 18659), "polarity_affix_del": (408, 180), "polarity_particle_kein_del": (554, 201),
                "polarity_particle_nicht_del": (2561, 888), "subj_verb_agreement": (31978, 6701)}
-VARIANTS = ("all", "one")
+
+
+Phenomenon = Literal["clause_omission", "hypercorrect_genitive", "np_agreement", "placeholder_ding", "polarity_affix_del",
+                     "polarity_particle_kein_del", "polarity_particle_nicht_del", "subj_verb_agreement"]
+assert set(typing.get_args(Phenomenon)) == set(PHENOMENA), "the declared phenomena are the rules"
 
 
 @dataclass
-class Config:
-    parallel: str = TRANS_DE_EN  # trans-de-en | ding:PATH | SRC.en,TGT.de | hf:ID[:CONFIG[:SPLIT]]
-    analyzer: str = "auto"  # auto (stanza if its German models are installed, else offline) | stanza | offline
-    phenomena: str = "all"  # comma-separated subset of the eight error types
-    references: str = "human"  # human, mt, or human,mt
-    mt_model: str | None = None  # MT model(s) (HF id or path, comma-separated for several systems) making the machine references
-    mt_translations: str | None = None  # or file(s) of machine translations (comma-separated), line-aligned with the parallel pairs
-    mt_shares: str | None = None  # share of the sources per MT system, comma-separated (default: equal shares)
-    mt_beam: int = 5
-    mt_prompt: str | None = None  # for a causal mt_model: a translation prompt with {source}
-    mt_max_new_tokens: int = 256
-    max_pairs: int | None = None  # a seeded sample of the parallel pairs
-    max_per_phenomenon: int | None = None  # a seeded sample of each phenomenon x reference type
-    variants: str = "all"  # all: every position a rule applies to (the authors' sets); one: one seeded variant per sentence
-    seed: int = 0
-    faithful: bool = False  # every behaviour of the paper / the authors' code (--faithful)
+class Config(Spec):
+    parallel: str = opt(TRANS_DE_EN, "English-German pairs: trans-de-en | ding:PATH | SRC.en,TGT.de | hf:ID[:CONFIG[:SPLIT]]", nonempty=True)
+    analyzer: Literal["auto", "stanza", "offline"] = opt("auto", "German analysis: stanza if its German models are installed, else offline (HanTa)")
+    phenomena: Literal["all"] | tuple[Phenomenon, ...] = opt("all", "error types to build: all or a list of them", nonempty=True)
+    references: tuple[Literal["human", "mt"], ...] = opt(("human",), "reference types: human, mt, or human,mt", nonempty=True)
+    mt_model: tuple[str, ...] = opt((), "MT model(s), HF id or path, one per system, making the machine references (the translate stage)")
+    mt_translations: tuple[str, ...] = opt((), "or file(s) of machine translations, one per system, line-aligned with the parallel pairs")
+    mt_shares: tuple[float, ...] = opt((), "share of the sources per MT system (default: equal shares)", ge=0)
+    mt_beam: int = opt(5, "beam size of the machine translations", ge=1)
+    mt_prompt: str | None = opt(None, "for a causal mt_model: a translation prompt with {source}",
+                                check=lambda p: None if "{source}" in p.replace("\\n", "\n") else "must contain {source}")
+    mt_max_new_tokens: int = opt(256, "longest machine translation in model tokens", ge=1)
+    max_pairs: int | None = opt(None, "a seeded sample of the parallel pairs", ge=1)
+    max_per_phenomenon: int | None = opt(None, "a seeded sample of each phenomenon x reference type", ge=1)
+    variants: Literal["all", "one"] = opt("all", "all: every position a rule applies to (the authors' sets); one: one seeded variant per sentence")
+    seed: int = seed_opt()
+    faithful: bool = faithful_opt()
+
+    def validate(self) -> None:
+        if self.mt_model and self.mt_translations:
+            raise ConfigError("give mt_model or mt_translations, not both")
+        if "mt" in self.references and not (self.mt_model or self.mt_translations):
+            raise ConfigError("machine references need --set mt_model=HF_ID_OR_PATH (a seq2seq MT model) or --set mt_translations=FILE")
+        systems = self.mt_translations or self.mt_model
+        if self.mt_shares and (len(self.mt_shares) != len(systems) or not sum(self.mt_shares)):
+            raise ConfigError(f"mt_shares needs one non-negative share per MT system ({len(systems)}), not {','.join(map(str, self.mt_shares))}")
+
+
+@dataclass(frozen=True)
+class TranslationJob:
+    """What the translate stage must translate for a build: one MT system's share of the sources."""
+
+    system: str
+    sources: tuple[str, ...]
+    beam: int
+    prompt: str | None
+    max_new_tokens: int
 
 
 def _choice(config: Config, key: str, options: Sequence):
@@ -76,6 +105,7 @@ class MinPairsBuilder(Builder):
     name = "minpairs"
     version = "1.1.0"
     Config = Config
+    schema = {"default": FEATURES, "counts": COUNT_FEATURES}
     configs = ("default", "counts")
 
     def __init__(self):
@@ -87,38 +117,17 @@ class MinPairsBuilder(Builder):
         return self._analyzers[name]
 
     def _check(self, config: Config) -> tuple[list[str], list[str]]:
-        phenomena = list(PHENOMENA) if config.phenomena == "all" else [p.strip() for p in config.phenomena.split(",") if p.strip()]
-        unknown = [p for p in phenomena if p not in RULES]
-        if unknown or not phenomena:
-            raise ConfigError(f"unknown phenomenon {', '.join(unknown) or '(none)'}; use all or some of {', '.join(PHENOMENA)}")
-        refs = [r.strip() for r in config.references.split(",") if r.strip()]
-        if not refs or any(r not in REFERENCE_TYPES for r in refs):
-            raise ConfigError(f"references must be human, mt or human,mt, not '{config.references}'")
-        if "mt" in refs and not (config.mt_model or config.mt_translations):
-            raise ConfigError("machine references need --set mt_model=HF_ID_OR_PATH (a seq2seq MT model) or --set mt_translations=FILE")
-        if config.variants not in VARIANTS:
-            raise ConfigError(f"variants must be all or one, not '{config.variants}'")
-        if "mt" in refs:
-            self._shares(config)
-        return phenomena, refs
+        phenomena = list(PHENOMENA) if config.phenomena == "all" else list(config.phenomena)
+        return phenomena, list(config.references)
 
     @staticmethod
     def _systems(config: Config) -> list[str]:
-        """The MT systems: translation files, or models (comma-separated)."""
-        spec = config.mt_translations or config.mt_model or ""
-        return [s.strip() for s in spec.split(",") if s.strip()]
+        """The MT systems: translation files, or models."""
+        return list(config.mt_translations or config.mt_model)
 
     def _shares(self, config: Config) -> list[float]:
-        systems = self._systems(config)
-        if not config.mt_shares:
-            return [1 / len(systems)] * len(systems)
-        try:
-            shares = [float(x) for x in config.mt_shares.split(",")]
-        except ValueError:
-            raise ConfigError(f"mt_shares must be numbers, comma-separated, not '{config.mt_shares}'") from None
-        if len(shares) != len(systems) or any(s < 0 for s in shares) or not sum(shares):
-            raise ConfigError(f"mt_shares needs one non-negative share per MT system ({len(systems)}), not '{config.mt_shares}'")
-        return [s / sum(shares) for s in shares]
+        shares = list(config.mt_shares) or [1.0] * len(self._systems(config))
+        return [x / sum(shares) for x in shares]
 
     def sources(self, config: Config) -> list[SourceInfo]:
         _, refs = self._check(config)
@@ -129,9 +138,8 @@ class MinPairsBuilder(Builder):
                     out.append(SourceInfo("mt", f"machine translations {Path(system).name} ({share:.0%})",
                                           f"file-sha256-{file_sha8(Path(system).expanduser())}"))
                     continue
-                path = Path(system).expanduser()
-                weights = [path] if path.is_file() else sorted(path.glob("*.safetensors")) if path.is_dir() else []
-                tag = f"sha256-{file_sha8(*weights)}" if weights else system
+                version = model_version(system)  # the same identity as a scored model: every weight, config and tokenizer file
+                tag = version if version.startswith("sha256-") else f"{system}@{version}"
                 out.append(SourceInfo("mt", f"MT model {system} ({share:.0%}), beam {config.mt_beam}, max {config.mt_max_new_tokens} new tokens"
                                       + (", prompted" if config.mt_prompt else ""), tag))
         return out
@@ -157,14 +165,16 @@ class MinPairsBuilder(Builder):
                 bar.update(len(chunk))
         return out
 
-    def build(self, config: Config, progress: bool = False) -> dict[str, datasets.DatasetDict]:
+    def build(self, config: Config, progress: bool = False,
+              translations: dict[str, list[str]] | None = None) -> dict[str, datasets.DatasetDict]:
+        """``translations``: each mt_model's translations of its ``translation_jobs`` sources (the translate stage's output)."""
         phenomena, refs = self._check(config)
         pairs, index, total = self._pairs(config)
         analyzer = self.analyzer(config.analyzer)
         human = self._analyze(analyzer, [p.reference for p in pairs], progress, "analyze human references")
         machine = systems = None
         if "mt" in refs:
-            mt_texts, systems = self._machine_translations(config, pairs, index, total, progress)
+            mt_texts, systems = self._machine_translations(config, pairs, index, total, translations)
             machine = self._analyze(analyzer, mt_texts, progress, "analyze machine references")
         made = {ref: ([], []) for ref in REFERENCE_TYPES}  # (rows, counts); all human ones come first
         for phenomenon in phenomena:
@@ -256,8 +266,17 @@ class MinPairsBuilder(Builder):
             out[i] = next(k for k, b in enumerate(bounds) if rank < b)
         return out
 
+    def translation_jobs(self, config: Config) -> list[TranslationJob]:
+        """The sources each MT model must translate before the build (none with mt_translations or human references)."""
+        if "mt" not in config.references or not config.mt_model:
+            return []
+        pairs, _, _ = self._pairs(config)
+        assigned = self._assign(config, pairs)
+        return [TranslationJob(system, tuple(p.source for p, a in zip(pairs, assigned) if a == k), config.mt_beam, config.mt_prompt,
+                               config.mt_max_new_tokens) for k, system in enumerate(self._systems(config))]
+
     def _machine_translations(self, config: Config, pairs: list[Pair], index: list[int], total: int,
-                              progress: bool) -> tuple[list[str], list[str]]:
+                              translations: dict[str, list[str]] | None) -> tuple[list[str], list[str]]:
         """(translation, system) per pair, each pair translated by the one system it is assigned to."""
         systems = self._systems(config)
         assigned = self._assign(config, pairs)
@@ -273,11 +292,12 @@ class MinPairsBuilder(Builder):
                     raise ConfigError(f"{path} has {len(lines)} lines but {config.parallel} has {total} pairs: the translations must be line-aligned")
                 texts = [lines[index[i]] for i in mine]
             else:
-                # The one model-backed step of a build; imported here so that building human pairs needs no torch.
-                from wordbench.scorers.translate import cached_translations
-
-                texts = cached_translations(system, [pairs[i].source for i in mine], config.mt_beam, progress, config.mt_prompt,
-                                            config.mt_max_new_tokens)
+                sources = tuple(pairs[i].source for i in mine)
+                texts = (translations or {}).get(system)
+                if texts is None or len(texts) != len(sources):
+                    raise ConfigError(f"mt_model {system}: its translations come from the translate stage, which this build did not run: "
+                                      "build with `wordbench build minpairs` (it translates first) or give mt_translations=FILE "
+                                      "(`wordbench translate` writes one)")
             for i, t in zip(mine, texts):
                 out[i] = t
         names = [Path(s).name if config.mt_translations else s for s in systems]

@@ -7,7 +7,7 @@ import re
 import warnings
 from pathlib import Path
 
-from ..errors import DataFormatError
+from wordbench.errors import DataFormatError
 from ..sources.corpora import numbered_lines
 
 DISTIL_FILES = ("src.en", "tgt.correct.de", "tgt.incorrect.de")

@@ -87,7 +87,7 @@ def _simplemma():
     try:
         import simplemma
     except ImportError as exc:
-        from ..errors import SourceError
+        from wordbench.errors import SourceError
 
         raise SourceError("German word forms need simplemma: pip install simplemma") from exc
     return simplemma

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from wordbench.errors import DataFormatError, SourceError
+from wordbench.cache import cache_dir, offline  # noqa: F401 - the core's, re-exported for the sources
+from wordbench.hashing import file_sha8, seeded_key, sha8, tree_files  # noqa: F401
 
 
 @dataclass(frozen=True)
@@ -23,76 +25,8 @@ class SourceInfo:
         return f"{self.kind}:{self.version}"
 
 
-def cache_dir(*parts: str) -> Path:
-    """A folder under the wordbench cache (``$WORDBENCH_CACHE``, default ``~/.cache/wordbench``)."""
-    root = Path(os.environ.get("WORDBENCH_CACHE") or Path.home() / ".cache" / "wordbench")
-    path = root.joinpath(*parts)
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def offline() -> bool:
-    """True when the user asked for no network (``HF_HUB_OFFLINE`` / ``WORDBENCH_OFFLINE``)."""
-    return any(os.environ.get(v, "").lower() in ("1", "true", "yes") for v in ("WORDBENCH_OFFLINE", "HF_HUB_OFFLINE"))
-
-
-def sha8(data: bytes | str) -> str:
-    """First 8 hex digits of the SHA-256 of ``data``."""
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    return hashlib.sha256(data).hexdigest()[:8]
-
-
-def seeded_key(seed: int, key: str) -> str:
-    """A sort key that orders items in a seeded, stable pseudo-random order."""
-    return hashlib.sha256(f"{seed}:{key}".encode()).hexdigest()
-
-
-def file_sha8(*paths: Path) -> str:
-    """First 8 hex digits of the SHA-256 over the bytes of ``paths`` (streamed; a folder counts as all of its
-    files, symlinks followed). Each file's digest is cached by path, size and mtime, so a large corpus is
-    read once, and an edit in place changes the hash."""
-    if len(paths) == 1 and not Path(paths[0]).is_dir():  # the plain file digest, as sha256sum prints it
-        return _file_digest(Path(paths[0]))[:8]
-    h = hashlib.sha256()
-    for path in map(Path, paths):
-        if path.is_dir():  # relative names count: a renamed set folder (np_agreement.human) is other data
-            for file in tree_files(path):
-                h.update(f"{file.relative_to(path).as_posix()}\0{_file_digest(file)}\n".encode())
-        else:
-            h.update(f"{_file_digest(path)}\n".encode())
-    return h.hexdigest()[:8]
-
-
-def tree_files(folder: Path) -> list[Path]:
-    """Every file under ``folder`` in a stable order, following symlinked files and folders."""
-    out = []
-    for root, dirs, files in os.walk(folder, followlinks=True):
-        dirs.sort()
-        out += [Path(root) / f for f in sorted(files)]
-    return out
-
-
-_DIGESTS: dict[tuple[str, int, int], str] = {}
-
-
-def _file_digest(path: Path) -> str:
-    real = path.resolve()
-    st = real.stat()
-    key = (str(real), st.st_size, st.st_mtime_ns)
-    if key not in _DIGESTS:
-        h = hashlib.sha256()
-        with open(real, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
-        _DIGESTS[key] = h.hexdigest()
-    return _DIGESTS[key]
-
-
 def read_utf8(path: Path, what: str) -> str:
     """The text of a user's file (a BOM is dropped); a missing file or non-UTF-8 bytes are one-line errors."""
-    from ..errors import DataFormatError, SourceError
-
     if not path.is_file():
         raise SourceError(f"{what} file {path} does not exist")
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from ..errors import SourceError
+from wordbench.errors import SourceError
 from .base import SourceInfo, file_sha8, read_utf8
 
 DEBIAN_HUGE = Path("/usr/share/dict/american-english-huge")

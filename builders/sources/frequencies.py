@@ -9,20 +9,19 @@ its size, and whether a word it does not list means "rare" (wordfreq stops near 
 from __future__ import annotations
 
 import functools
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from importlib.metadata import version as pkg_version
 from pathlib import Path
 from typing import Iterable
 
-from ..errors import SourceError
+from wordbench.errors import SourceError
 from .base import SourceInfo, sha8
 from .corpora import corpus_files, iter_corpus_lines
+from .parallel_count import WORD_TOKEN, count_files, count_words  # noqa: F401 - re-exported
 
 PER_BILLION = 1e9
 WIKITEXT103_TRAIN_TOKENS = 103_227_021  # Dudy & Bedrick's counts are in WikiText-103's train split
-WORD_TOKEN = re.compile(r"[^\W_][\w.'-]*", re.UNICODE)
 
 
 @dataclass
@@ -72,21 +71,6 @@ def wordfreq_frequencies(lang: str = "en", wordlist: str = "large") -> Frequenci
     return Frequencies(rates, info, None, missing_is_rare=True)
 
 
-def count_words(lines: Iterable[str], lowercase: bool = True, whitespace: bool = False) -> Counter:
-    """Word counts of ``lines`` (regex words, or whitespace tokens with ``whitespace=True``), streamed."""
-    from itertools import islice
-
-    counts: Counter[str] = Counter()
-    lines = iter(lines)
-    # No word spans a newline, so a block of lines joined is counted at once (the per-line overhead is most of the time).
-    while block := list(islice(lines, 4096)):
-        text = "\n".join(block)
-        if lowercase:
-            text = text.lower()
-        counts.update(text.split() if whitespace else WORD_TOKEN.findall(text))
-    return counts
-
-
 def corpus_frequencies(lines: Iterable[str], name: str, lowercase: bool = True, whitespace: bool = False,
                        counts: Counter | None = None) -> Frequencies:
     """Frequencies from the words of ``lines`` (or from ready ``counts``)."""
@@ -118,7 +102,5 @@ def load_frequencies(spec: str = "wordfreq") -> Frequencies:
         return wordfreq_frequencies(*parts)
     procs = num_proc()
     if procs > 1 and Path(spec).expanduser().exists():  # local files (not gensim-wiki, offline-en or hf:)
-        from .parallel_count import count_files
-
         return corpus_frequencies((), spec, counts=count_files(corpus_files(spec), procs))
     return corpus_frequencies(iter_corpus_lines(spec), spec)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import version as pkg_version
 from typing import Iterable, Sequence
 
-from ..errors import DataFormatError, SourceError
+from wordbench.errors import DataFormatError, SourceError
 from .base import SourceInfo, offline
 
 Reading = tuple  # (Case, Number, Gender | None); plural readings have no gender

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import version as pkg_version
 from pathlib import Path
 
-from ..errors import DataFormatError, SourceError
+from wordbench.errors import DataFormatError, SourceError
 from .base import SourceInfo, file_sha8, read_utf8
 from .corpora import load_hf_dataset
 
@@ -63,6 +63,18 @@ class Lexicon:
 
     def __len__(self) -> int:
         return len(self.valence)
+
+
+def lexicon_problem(spec: str) -> str | None:
+    """What is wrong with a lexicon spec's form (None: nothing); files are read at build time."""
+    kind, sep, rest = spec.partition(":")
+    if not spec.strip():
+        return "give a lexicon (vader, warriner:PATH, ...)"
+    if sep and kind in FORMATS and not rest.strip():
+        return f"'{spec}' names no file: give {kind}:PATH"
+    if spec == "hf:":
+        return "'hf:' names no dataset: give hf:ID"
+    return None
 
 
 def load_lexicon(spec: str = "vader", word_column: str | None = None, valence_column: str | None = None,

@@ -12,9 +12,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import DataFormatError, SourceError
+from wordbench.errors import DataFormatError, SourceError
 from .base import SourceInfo, file_sha8
-from .corpora import load_hf_dataset, numbered_lines
+from .readers import load_hf_dataset, numbered_lines
 
 TRANS_DE_EN = "trans-de-en"
 TRANS_FILE = Path("/usr/share/trans/de-en")

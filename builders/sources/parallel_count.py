@@ -7,13 +7,30 @@ equal one process's. Memory per process grows with the vocabulary, not with the 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from itertools import islice
 from pathlib import Path
+from typing import Iterable
 
-from ..errors import DataFormatError
+from wordbench.errors import DataFormatError
 
 MIN_RANGE = 1 << 20  # bytes: smaller files are not split
+WORD_TOKEN = re.compile(r"[^\W_][\w.'-]*", re.UNICODE)
+
+
+def count_words(lines: Iterable[str], lowercase: bool = True, whitespace: bool = False) -> Counter:
+    """Word counts of ``lines`` (regex words, or whitespace tokens with ``whitespace=True``), streamed."""
+    counts: Counter[str] = Counter()
+    lines = iter(lines)
+    # No word spans a newline, so a block of lines joined is counted at once (the per-line overhead is most of the time).
+    while block := list(islice(lines, 4096)):
+        text = "\n".join(block)
+        if lowercase:
+            text = text.lower()
+        counts.update(text.split() if whitespace else WORD_TOKEN.findall(text))
+    return counts
 
 
 def _ranges(files: list[Path], parts: int) -> list[tuple[str, int, int]]:
@@ -23,8 +40,6 @@ def _ranges(files: list[Path], parts: int) -> list[tuple[str, int, int]]:
 
 
 def _count_range(task: tuple[str, int, int], text_column: str = "text", lowercase: bool = True, whitespace: bool = False) -> Counter:
-    from .frequencies import count_words
-
     file, start, end = task
     path = Path(file)
 

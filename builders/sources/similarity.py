@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import DataFormatError, SourceError
+from wordbench.errors import DataFormatError, SourceError
 from .base import SourceInfo, file_sha8, read_utf8
 from .lexica import csv_reader
 
@@ -27,6 +27,14 @@ class SimilarityTask:
     name: str
     pairs: list[tuple[str, str, float]]
     info: SourceInfo
+
+
+def similarity_problem(spec: str) -> str | None:
+    """What is wrong with a similarity task spec's form (None: nothing)."""
+    kind, sep, rest = spec.partition(":")
+    if not sep or kind not in TASKS or not rest.strip():
+        return f"'{spec}' is not one of {', '.join(k + ':PATH' for k in TASKS)}"
+    return None
 
 
 def load_similarity(spec: str) -> SimilarityTask:

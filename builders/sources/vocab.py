@@ -11,7 +11,7 @@ import importlib.util
 from pathlib import Path
 from typing import Iterable
 
-from ..errors import SourceError
+from wordbench.errors import SourceError
 from .base import SourceInfo, file_sha8, offline, sha8
 
 # Hub ids whose vocabulary an offline package ships: id -> (package, folder inside it).

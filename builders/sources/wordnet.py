@@ -14,7 +14,7 @@ import shutil
 import warnings
 from pathlib import Path
 
-from ..errors import SourceError
+from wordbench.errors import SourceError
 from .base import SourceInfo, cache_dir, offline
 
 DEBIAN_DIR = Path(os.environ.get("WORDBENCH_DEBIAN_WORDNET", "/usr/share/wordnet"))

@@ -11,7 +11,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import torch
 
-from wordbench.builders.errors import WordbenchError
+from wordbench.errors import WordbenchError
 
 from .. import wholeword
 from ..wholeword import WordPrediction, WordVocabulary, word_vocabulary
@@ -119,17 +119,17 @@ class ScoringModel:
         eos = self.tokenizer.eos_token_id
         return ({eos} if eos is not None else set()) | (self.newline_ids if stop_at_newline else set())
 
-    def __init__(self, model, tokenizer, info: ModelInfo, device: torch.device, batch_size: int | str = "auto"):
+    def __init__(self, model, tokenizer, info: ModelInfo, device: torch.device, batch_size: int | str = "auto", progress: bool = False):
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.info = info
         self.device = device
         self.sizer = BatchSizer(batch_size, device)
-        self.progress = False
+        self.progress = progress  # bars for long model work (the CLI's main process)
 
     # --- encoding -------------------------------------------------------------------------------
-    def encode(self, text: str) -> Encoded:
-        """Token ids with character offsets; families add their special tokens."""
+    def encode(self, text: str, bos: bool = True) -> Encoded:
+        """Token ids with character offsets; families add their special tokens (``bos``: a causal model's BOS)."""
         enc = self.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
         return Encoded(list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]], [False] * len(enc["input_ids"]))
 
@@ -353,18 +353,20 @@ class ScoringModel:
             raise ValueError(f"span {start}:{end} ({text[start:end]!r}) covers no token of {text!r}")
         return idx
 
-    def span_token_counts(self, texts: Sequence[str], char_spans: Sequence[tuple[int, int]]) -> list[int]:
+    def span_token_counts(self, texts: Sequence[str], char_spans: Sequence[tuple[int, int]], bos: bool = True) -> list[int]:
         """How many tokens the model splits each span into (in its context)."""
-        return [len(self._span_tokens(t, self.encode(t), span)) for t, span in zip(texts, char_spans)]
+        return [len(self._span_tokens(t, self.encode(t, bos), span)) for t, span in zip(texts, char_spans)]
 
-    def hidden_states(self, texts: Sequence[str], char_spans: Sequence[tuple[int, int]], pool: str = "last") -> np.ndarray:
+    def hidden_states(self, texts: Sequence[str], char_spans: Sequence[tuple[int, int]], pool: str = "last",
+                      bos: bool = True) -> np.ndarray:
         """Per text, the pooled states of the tokens overlapping ``char_span`` at every layer: [n, layers + 1, dim].
 
         Layer 0 is the embedding output; the top layer is after the final layer norm where the model has one.
+        ``bos=False``: a causal model encodes without its BOS (VAST's ``bos=none``, the authors' GPT-2 runs).
         """
         if pool not in POOLS:
             raise ValueError(f"pool must be one of {', '.join(POOLS)}")
-        encoded = [self.encode(t) for t in texts]
+        encoded = [self.encode(t, bos) for t in texts]
         spans = [self._span_tokens(text, enc, span) for text, enc, span in zip(texts, encoded, char_spans)]
 
         def run(batch):

@@ -58,7 +58,6 @@ def finish_generation(tokenizer, row: list[int], stops: set[int]) -> Generation:
 
 class CausalLM(ScoringModel):
     family = "causal"
-    add_bos: bool = True  # False: texts are encoded without a BOS (VAST's bos=none, the authors' GPT-2 runs)
 
     @property
     def bos_id(self) -> int | None:
@@ -66,9 +65,9 @@ class CausalLM(ScoringModel):
         tok = self.tokenizer
         return tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id
 
-    def encode(self, text: str) -> Encoded:
+    def encode(self, text: str, bos: bool = True) -> Encoded:
         enc = super().encode(text)
-        if self.add_bos and self.bos_id is not None and (not enc.ids or enc.ids[0] != self.bos_id):
+        if bos and self.bos_id is not None and (not enc.ids or enc.ids[0] != self.bos_id):
             enc = Encoded([self.bos_id] + enc.ids, [(0, 0)] + enc.offsets, [True] + enc.special)
         return enc
 

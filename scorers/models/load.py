@@ -7,16 +7,16 @@ from pathlib import Path
 
 import torch
 
-from wordbench.builders.sources.base import file_sha8
+from wordbench import spec
+from wordbench.identity import PICKLE_SUFFIXES, local_model_version
 
 from .base import ModelError, ModelInfo, ScoringModel
 from .causal import CausalLM
 from .masked import EncoderModel, MaskedLM
-from .seq2seq import Seq2SeqLM
+from .seq2seq import Seq2SeqLM, Seq2SeqOptions
 
 FAMILIES = ("causal", "masked", "encoder", "seq2seq")
 HUB_ID = re.compile(r"^[\w.-]+(/[\w.-]+)?$")
-PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl")
 DTYPES = {"float32": torch.float32, "fp32": torch.float32, "bfloat16": torch.bfloat16, "bf16": torch.bfloat16,
           "float16": torch.float16, "fp16": torch.float16}
 SHORT = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16"}
@@ -78,14 +78,6 @@ def _looks_like_path(name: str) -> bool:
     return name.startswith((".", "/", "~")) or name.endswith(".gguf") or not HUB_ID.match(name)
 
 
-MODEL_FILES = (".safetensors", ".gguf", ".json", ".model", ".txt", ".tiktoken") + PICKLE_SUFFIXES
-
-
-def _local_version(path: Path) -> str:
-    """A local model is keyed by its content: weights, config and tokenizer files (a changed config.json
-    or tokenizer is a new version even when the weights are the same)."""
-    files = [path] if path.is_file() else sorted(p for p in path.iterdir() if p.is_file() and p.suffix in MODEL_FILES)
-    return "sha256-" + file_sha8(*files) if files else "local"
 
 
 def _first_line(exc: Exception) -> str:
@@ -138,6 +130,7 @@ def load_model(
     trust_remote_code: bool = False,
     allow_pickle: bool = False,
     options: dict | None = None,
+    progress: bool = False,
 ) -> ScoringModel:
     """Load a model for scoring; one object per family with one vocabulary (see DESIGN.md).
 
@@ -168,6 +161,9 @@ def load_model(
     options = {k: v for k, v in (options or {}).items() if v is not None}
     if options and family != "seq2seq":
         raise ModelError(f"model options ({', '.join(sorted(options))}) apply to seq2seq models only; {name_or_path} is {family}")
+    if options:  # typed by the declaration; the signature names only the options given
+        declared = spec.parse(Seq2SeqOptions, options, source="--model-option")
+        options = {k: getattr(declared, k) for k in options}
 
     dev = resolve_device("cuda" if device == "shard" else device)
     torch_dtype = resolve_dtype(dtype, dev)
@@ -190,9 +186,9 @@ def load_model(
         raise ModelError(f"cannot load {family} model {name_or_path}: {msg}") from exc
     if device != "shard":
         model.to(dev)
-    version = _local_version(path) if local else (revision or getattr(config, "_commit_hash", None) or "main")
+    version = local_model_version(path) if local else (revision or getattr(config, "_commit_hash", None) or "main")
     info = ModelInfo(_display_name(path) if local else name_or_path, version, family, SHORT.get(torch_dtype, str(torch_dtype)),
                      {"source": str(path) if local else name_or_path, "revision": revision},
                      ",".join(f"{k}={v}" for k, v in sorted(options.items())))
     cls = {"causal": CausalLM, "masked": MaskedLM, "encoder": EncoderModel, "seq2seq": Seq2SeqLM}[family]
-    return cls(model, tokenizer, info, model.device if device == "shard" else dev, batch_size, **options)
+    return cls(model, tokenizer, info, model.device if device == "shard" else dev, batch_size, progress, **options)

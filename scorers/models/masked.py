@@ -14,7 +14,7 @@ class EncoderModel(ScoringModel):
 
     family = "encoder"
 
-    def encode(self, text: str) -> Encoded:
+    def encode(self, text: str, bos: bool = True) -> Encoded:
         enc = self.tokenizer(text, add_special_tokens=True, return_offsets_mapping=True, return_special_tokens_mask=True)
         return Encoded(list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]], [bool(s) for s in enc["special_tokens_mask"]])
 

@@ -26,7 +26,7 @@ class TrigramLM:
             from nltk.lm import MLE
             from nltk.lm.preprocessing import padded_everygram_pipeline
         except ImportError as exc:  # pragma: no cover - nltk is a dependency
-            from wordbench.builders.errors import SourceError
+            from wordbench.errors import SourceError
 
             raise SourceError("the trigram baseline needs nltk: pip install nltk") from exc
         self.order = order

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Literal, Sequence
 
 import torch
+
+from wordbench.spec import Spec, opt
 
 from .base import Encoded, LineSteps, ModelError, ScoringModel, split_by
 from .causal import check_strategy, finish_generation, generation_config, seeded
@@ -24,6 +27,14 @@ from .causal import check_strategy, finish_generation, generation_config, seeded
 REDUCTIONS = ("mean", "sum")
 INFILL = ("auto", "sentinel", "mask")
 STATES = ("encoder", "decoder")
+
+
+@dataclass(frozen=True)
+class Seq2SeqOptions(Spec):
+    """``--model-option`` keys of seq2seq models (part of the run signature)."""
+
+    infill: Literal["auto", "sentinel", "mask"] = opt("auto", "how the decoder fills a gap: auto (T5 sentinel, else BART mask), sentinel, mask")
+    states: Literal["encoder", "decoder"] = opt("encoder", "hidden states of the encoder (default) or the decoder")
 SENTINEL = "<extra_id_0>"
 SENTINELS = re.compile(r"^<extra_id_\d+>$")
 
@@ -31,15 +42,12 @@ SENTINELS = re.compile(r"^<extra_id_\d+>$")
 class Seq2SeqLM(ScoringModel):
     family = "seq2seq"
 
-    def __init__(self, model, tokenizer, info, device, batch_size="auto", infill: str = "auto", states: str = "encoder"):
-        super().__init__(model, tokenizer, info, device, batch_size)
-        if infill not in INFILL:
-            raise ModelError(f"infill must be one of {', '.join(INFILL)}, not {infill!r}")
-        if states not in STATES:
-            raise ModelError(f"states must be one of {', '.join(STATES)}, not {states!r}")
+    def __init__(self, model, tokenizer, info, device, batch_size="auto", progress: bool = False, infill: str = "auto", states: str = "encoder"):
+        super().__init__(model, tokenizer, info, device, batch_size, progress)
+        Seq2SeqOptions(infill, states)  # checked by the declaration
         self.infill_option, self.states = infill, states
 
-    def encode(self, text: str) -> Encoded:
+    def encode(self, text: str, bos: bool = True) -> Encoded:
         """Source tokens with the tokenizer's special tokens, ending in EOS."""
         enc = self.tokenizer(text, add_special_tokens=True, return_offsets_mapping=True, return_special_tokens_mask=True)
         ids, offsets, special = list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]], [bool(s) for s in enc["special_tokens_mask"]]
@@ -354,36 +362,3 @@ class _Seq2SeqLineSteps(LineSteps):
             logits = m.model(encoder_outputs=(enc,), attention_mask=src_mask, decoder_input_ids=ids, decoder_attention_mask=dec_mask,
                              past_key_values=cache, use_cache=True).logits
         return summarize_steps(torch.log_softmax(pick(logits).float(), -1), self.vocab_tensors)
-
-
-class OnePassSteps(LineSteps):
-    """The reference for ``_Seq2SeqLineSteps`` (tests, perf/seq2seq.py): a full encoder-decoder pass per
-    request, one at a time, without a cache; ``passes`` counts them."""
-
-    def __init__(self, model: Seq2SeqLM, lines):
-        super().__init__(model, lines)
-        self.passes = 0
-
-    def steps(self, requests):
-        from ..wholeword import summarize_steps
-
-        m, out = self.model, []
-        for line, word, path in requests:
-            source, prefix = m.infill_ids(self.ids[line][: self.starts[line][word]])
-            own = self.actual(line, word)
-            target = own[len(path)] if len(path) < len(own) and list(path) == own[: len(path)] else -1
-            self.passes += 1
-            with torch.inference_mode():
-                lp = m._position_logprobs([(source, prefix + list(path))])
-            out += summarize_steps(lp, self.vocab_tensors, [target])
-        return out
-
-
-def predict_words_one_pass(model: Seq2SeqLM, lines, events, search: bool = True):
-    """``model.predict_words`` with one full pass per prefix and per search node: (predictions, passes)."""
-    from ..wholeword import predict_words
-
-    steps = OnePassSteps(model, lines)
-    decode = functools.partial(model.tokenizer.decode, skip_special_tokens=False, clean_up_tokenization_spaces=False)
-    preds = predict_words(steps, decode, model.words, [(l, i, lines[l][i]) for l, i in events], search)
-    return preds, steps.passes

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from wordbench.builders.errors import ConfigError
+from wordbench.errors import ConfigError
 
 from .causal import Generation
 

@@ -1,0 +1,64 @@
+"""Data checked against the benchmark's declared schema (``Builder.schema``) before any model loads."""
+
+from __future__ import annotations
+
+import datasets
+
+from wordbench.errors import DataFormatError
+
+NUMERIC = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64")
+
+
+def _arrow(feature) -> object:
+    return datasets.Features({"x": feature}).type
+
+
+def _numeric(feature) -> bool:
+    return isinstance(feature, datasets.Value) and feature.dtype in NUMERIC
+
+
+def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, datasets.DatasetDict],
+               where: str) -> dict[str, datasets.DatasetDict]:
+    """``data`` with every declared column present and of its declared type (numbers of another width are
+    cast); a missing config or column, a wrong type or no rows at all is a one-line error naming ``where``."""
+    if not schema:
+        return data
+    if "default" in schema and "default" not in data:
+        raise DataFormatError(f"{where}: no 'default' config of {name} data (found: {', '.join(data) or 'nothing'})")
+    out = {}
+    for config, dsd in data.items():
+        declared = schema.get(config)
+        if declared is None:
+            out[config] = dsd
+            continue
+        checked = {}
+        for split, ds in dsd.items():
+            missing = [c for c in declared if c not in ds.column_names]
+            if missing:
+                raise DataFormatError(f"{where}: {config}/{split} lacks the column(s) {', '.join(missing)} that {name} declares")
+            for column, feature in declared.items():
+                actual = ds.features[column]
+                if actual == feature or _arrow(actual) == _arrow(feature):
+                    continue
+                if (_numeric(actual) and _numeric(feature)) or "null" in str(_arrow(actual)):
+                    # another number width, or a list that holds no value anywhere (arrow types it list<null>)
+                    ds = ds.cast_column(column, feature)
+                    continue
+                raise DataFormatError(f"{where}: column '{column}' of {config}/{split} is {_describe(actual)}, "
+                                      f"but {name} declares {_describe(feature)}")
+            checked[split] = ds
+        if config == "default" and sum(ds.num_rows for ds in checked.values()) == 0:
+            raise DataFormatError(f"{where}: the {config} config of {name} data has no rows")
+        out[config] = datasets.DatasetDict(checked)
+    return out
+
+
+def _describe(feature) -> str:
+    if isinstance(feature, datasets.Value):
+        return feature.dtype
+    inner = getattr(feature, "feature", None)
+    if inner is not None:
+        return f"a list of {_describe(inner)}"
+    if isinstance(feature, dict):
+        return "a struct"
+    return type(feature).__name__

@@ -1,0 +1,111 @@
+"""Every way data arrives is checked against the benchmark's declared schema before a model loads, and a
+folder's data is keyed by its files' content, so an edited folder never meets the records of the old data."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from wordbench.benchmarks import hub
+from wordbench.benchmarks.cli import cli
+from wordbench.benchmarks.registry import REGISTRY
+from wordbench.errors import DataFormatError
+
+
+def copy_build(src, dst):
+    shutil.copytree(src, dst)
+    return dst
+
+
+def rewrite_split(folder, mutate):
+    """Apply ``mutate(pyarrow.Table) -> Table`` to every parquet file of the default config."""
+    for file in sorted((folder / "data" / "default").glob("*.parquet")):
+        pq.write_table(mutate(pq.read_table(file)), file)
+
+
+def one_line(result, needle):
+    assert result.exit_code == 1, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and needle in errors[0], result.output
+    assert "Traceback" not in result.output
+
+
+def test_every_benchmark_declares_a_default_schema():
+    for name, bench in REGISTRY.items():
+        schema = bench.builder_class.schema
+        assert "default" in schema and "id" in schema["default"], name
+
+
+def test_a_string_where_a_list_is_declared_stops_before_the_model(wnlampro_build, tmp_path):
+    folder = copy_build(wnlampro_build[0], tmp_path / "edited")
+
+    def stringify(table):
+        i = table.schema.get_field_index("targets")
+        flat = pa.array([" ".join(t) for t in table.column("targets").to_pylist()])
+        return table.set_column(i, "targets", flat).replace_schema_metadata(None)
+
+    rewrite_split(folder, stringify)
+    with pytest.raises(DataFormatError, match="column 'targets' of default/.* is string, but wnlampro declares a list of string"):
+        hub.load_data("wnlampro", str(folder))
+    result = CliRunner().invoke(cli, ["score", "wnlampro", "--data", str(folder), "--model", str(tmp_path / "no-model-needed")])
+    one_line(result, "column 'targets'")  # the data is refused before the model is even looked for
+
+
+def test_a_missing_column_and_no_rows(wnlampro_build, tmp_path):
+    folder = copy_build(wnlampro_build[0], tmp_path / "no-relation")
+    rewrite_split(folder, lambda t: t.drop(["relation"]).replace_schema_metadata(None))
+    with pytest.raises(DataFormatError, match="lacks the column.* relation"):
+        hub.load_data("wnlampro", str(folder))
+    empty = copy_build(wnlampro_build[0], tmp_path / "empty")
+    rewrite_split(empty, lambda t: t.slice(0, 0))
+    with pytest.raises(DataFormatError, match="the default config of wnlampro data has no rows"):
+        hub.load_data("wnlampro", str(empty))
+
+
+def test_a_whitespace_only_file_is_empty(tmp_path):
+    path = tmp_path / "WNLaMPro.txt"
+    path.write_text("  \n\n \t\n")
+    with pytest.raises(DataFormatError, match="is empty"):
+        hub.load_data("wnlampro", str(path))
+
+
+def test_numbers_of_another_width_are_cast(wnlampro_build, tmp_path):
+    folder = copy_build(wnlampro_build[0], tmp_path / "int32")
+
+    def narrow(table):
+        i = table.schema.get_field_index("keyword_count")
+        col = table.column("keyword_count").cast(pa.float32())
+        return table.set_column(i, "keyword_count", col).replace_schema_metadata(None)
+
+    rewrite_split(folder, narrow)
+    _, data = hub.load_data("wnlampro", str(folder))
+    assert data["default"]["test"].features["keyword_count"] == REGISTRY["wnlampro"].builder_class.schema["default"]["keyword_count"]
+
+
+def test_an_edited_folder_gets_a_new_signature(wnlampro_build, tmp_path):
+    folder = copy_build(wnlampro_build[0], tmp_path / "a")
+    other = copy_build(wnlampro_build[0], tmp_path / "b")
+    sig_a, _ = hub.load_data("wnlampro", str(folder))
+    assert hub.load_data("wnlampro", str(other))[0] == sig_a  # the same data: the same signature, wherever it lies
+    assert json.loads((other / "signature.json").read_text())["signature"] in sig_a
+    rewrite_split(other, lambda t: t.slice(1))  # one entry fewer, signature.json untouched
+    sig_b, _ = hub.load_data("wnlampro", str(other))
+    assert sig_b != sig_a and "|data:sha256-" in sig_b
+
+
+def test_an_edited_folder_is_scored_into_a_new_run_folder(wnlampro_build, tiny_models, tmp_path):
+    from wordbench.benchmarks.runner import score
+    from wordbench.scorers.models import load_model
+
+    folder = copy_build(wnlampro_build[0], tmp_path / "data")
+    model = load_model(str(tiny_models["bert"]))
+    first = score("wnlampro", model, str(folder), "test", 12, tmp_path / "runs", progress=False)
+    rewrite_split(folder, lambda t: t.slice(1))
+    second = score("wnlampro", model, str(folder), "test", 12, tmp_path / "runs", progress=False)
+    assert first.path != second.path
+    assert json.loads((first.path / "summary.json").read_text())["signature"] != json.loads((second.path / "summary.json").read_text())["signature"]
