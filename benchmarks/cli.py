@@ -99,7 +99,7 @@ SET_OPTION = click.option("--set", "overrides", multiple=True, metavar="KEY=VALU
 @click.argument("name")
 @SET_OPTION
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Folder to write: new, empty, or an earlier build of the same benchmark (default: the wordbench cache, keyed by signature).")
-@click.option("--force", is_flag=True, help="Rebuild even if a build with the same signature exists.")
+@click.option("--rebuild", "--force", "force", is_flag=True, help="Rebuild even if a build with the same signature exists (--force: the former name).")
 @click.option("--device", default="auto", show_default=True, help="minpairs with mt_model: where the translate stage runs (auto, cpu, cuda, cuda:N, mps).")
 @click.option("--dtype", default="auto", show_default=True, help="minpairs with mt_model: the translate stage's dtype (auto, float32, bfloat16, float16).")
 @FAITHFUL_OPTION
@@ -131,16 +131,16 @@ TOKEN_OPTION = click.option("--token", metavar="TOKEN", help="Hub token (default
 @click.option("--dry-run", is_flag=True, help="Write the folder and card only; upload nothing.")
 @click.option("--changelog", help="The changelog line for this version (added to the card's changelog).")
 @click.option("--private", is_flag=True, help="Create the Hub repository as private.")
-@click.option("--force", is_flag=True, help="Replace --local even if it is not a previous wordbench publish of NAME.")
+@click.option("--replace-local", is_flag=True, help="Replace --local when it is an earlier publish of NAME with files added to it (any other folder is never replaced).")
 @TOKEN_OPTION
 @SET_OPTION
 @FAITHFUL_OPTION
 @user_errors
-def publish(name, repo_id, version, local, dry_run, changelog, private, force, token, overrides, faithful):
+def publish(name, repo_id, version, local, dry_run, changelog, private, replace_local, token, overrides, faithful):
     """Publish benchmark NAME to the HuggingFace Hub as a versioned dataset."""
     from .publish import publish as do_publish
 
-    folder = do_publish(name, repo_id, version, local, dry_run, overrides, changelog, private, faithful=faithful, force=force, token=token)
+    folder = do_publish(name, repo_id, version, local, dry_run, overrides, changelog, private, faithful=faithful, replace_local=replace_local, token=token)
     if dry_run:
         click.echo(f"dry run: wrote {folder}; would upload it to datasets/{repo_id} and tag v{version}")
     else:
@@ -181,14 +181,14 @@ def model_options(fn):
     return fn
 
 
-def _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts=()):
-    from wordbench.scorers.models import load_model
+def _plan(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts=()):
+    """The model inspected (path, config, family, tokenizer), its weights not yet read: ``.load()`` reads them."""
+    from wordbench.scorers.models import plan_model
 
     from . import distributed
 
-    model = load_model(model_name, family, distributed.device(device), dtype, batch_size, revision, trust_remote_code, allow_pickle,
-                       _options(model_opts, "--model-option"), progress=distributed.world().main)
-    return model
+    return plan_model(model_name, family, distributed.device(device), dtype, batch_size, revision, trust_remote_code, allow_pickle,
+                      _options(model_opts, "--model-option"), progress=distributed.world().main)
 
 
 class ScoreCommand(click.Command):
@@ -249,7 +249,6 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
         if "samples" in opts:
             raise WordbenchError("give --samples or --option samples=, not both")
         opts["samples"] = samples
-    get(name).scorer(**opts)  # an unknown benchmark or option fails before the data or the model loads
     if model_opts:
         from wordbench.scorers.models.seq2seq import Seq2SeqOptions
 
@@ -257,20 +256,20 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
     if bool(model_names) == bool(samples or opts.get("baseline")):
         raise click.UsageError("give --model, or (tendencies) --samples FILE or --option baseline=trigram, not both")
 
-    def loader(model_name):
-        def model(scorer):  # called by the runner once the data is resolved and checked
-            from wordbench.scorers.models import model_family
-
-            if distributed.world().main and not as_json:
-                click.echo(f"checking and loading {model_name} ...", err=True)
-            scorer.check_family(model_family(model_name, family, revision, trust_remote_code), model_name)
-            return _load(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts)
-        return model
+    # Cheap checks first: every model's path, config, family and tokenizer before any data loads; the weights
+    # load in the runner once the data is checked and the run folder is locked.
+    scorer = get(name).scorer(**opts)
+    plans = []
+    for model_name in model_names:
+        if distributed.world().main and not as_json:
+            click.echo(f"checking {model_name} ...", err=True)
+        plan = _plan(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts)
+        scorer.check_family(plan.family, model_name)
+        plans.append(plan)
 
     runs, ok = [], False
     try:
-        for model_name in model_names or [None]:
-            model = None if model_name is None else loader(model_name)
+        for model in plans or [None]:
             runs.append(do_score(name, model, data, split, limit, out, data_config, progress=not as_json, **opts))
         ok = True
     finally:
@@ -399,7 +398,7 @@ def demo(model_name, limit, out, faithful):
 
     folder, meta = do_build("wnlampro", faithful=faithful)
     click.echo(f"WNLaMPro data: {folder}\nsignature: {meta['signature']}")
-    model = _load(model_name or str(packaged_smollm2()), None, "auto", "auto", "auto", None, False, False)
+    model = _plan(model_name or str(packaged_smollm2()), None, "auto", "auto", "auto", None, False, False)
     run = do_score("wnlampro", model, str(folder), "test", limit, out, faithful=faithful)
     click.echo((run.path / "report.md").read_text())
     click.echo(f"run folder: {run.path}")

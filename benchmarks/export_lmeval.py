@@ -19,7 +19,7 @@ import jsonlines
 
 from wordbench.errors import ConfigError
 
-from .hub import load_data
+from .hub import check_writable, load_data
 from .runner import select
 
 EXPORTABLE = ("minpairs", "wordpred")
@@ -65,6 +65,7 @@ def export(name: str, data: str | None, out: Path, split: str = "test", config: 
     # The minpairs scorer checks the prompt and reads "\n" in ``end`` as it does when scoring.
     given = {"prompt": prompt, "end": end} if name == "minpairs" else {}
     scorer = get(name).scorer(**{k: v for k, v in given.items() if v is not None})
+    check_writable(Path(out), "--out")  # before the data loads
     signature, dataset = load_data(name, data, progress=False)
     rows = select(dataset, config, split, limit, scorer=scorer)
     out = Path(out)

@@ -150,15 +150,29 @@ def _read_meta(folder: Path) -> dict | None:
     if not path.exists():
         return None
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        meta = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
         raise DataFormatError(f"{path}: not a wordbench signature file ({exc}); delete the folder to rebuild") from None
+    if not isinstance(meta, dict) or not isinstance(meta.get("signature"), str) or not isinstance(meta.get("benchmark"), str):
+        raise DataFormatError(f"{path}: not a wordbench signature file (an object with 'benchmark' and 'signature' expected); "
+                              "delete the folder to rebuild")
+    return meta
+
+
+def check_writable(folder: Path, flag: str) -> None:
+    """``folder`` (or its nearest existing parent) accepts new files: checked before the expensive work."""
+    probe = Path(folder)
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise ConfigError(f"{flag} {folder}: cannot write into {probe}; choose a writable folder")
 
 
 def _check_out(folder: Path, name: str) -> None:
     """``--out`` is new, empty, or an earlier build of the same benchmark: nothing else is overwritten."""
     if folder.exists() and not folder.is_dir():
         raise ConfigError(f"--out {folder} is a file: give a folder")
+    check_writable(folder, "--out")
     if folder.is_dir() and any(folder.iterdir()):
         meta = _read_meta(folder)
         if meta is None or meta.get("benchmark") != name:

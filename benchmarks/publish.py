@@ -1,11 +1,14 @@
 """Publishing to the HuggingFace Hub: a dataset version (``publish``) and run summaries (``publish_results``).
 
-Safe by construction: an existing folder is replaced only when it holds a previous wordbench publish of the
-same benchmark (or with ``force``); a published tag is never moved; the token is never printed.
+Safe by construction: publishing deletes only what it wrote. An existing ``--local`` folder is replaced only
+when it holds wordbench's publish marker for the same benchmark (a build folder, the cache, a symlink or any
+other folder never; a previous publish with files added only with ``replace_local``); a published tag is never
+moved; the token is never printed.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -13,11 +16,13 @@ from pathlib import Path
 
 from wordbench.errors import ConfigError, DataFormatError, WordbenchError
 
-from .hub import SIGNATURE_FILE, _load_folder, _read_meta, build, card_text
+from .hub import SIGNATURE_FILE, _load_folder, _read_meta, build, card_text, check_writable
 from .registry import get
 
 LOGIN_HINT = "log in with 'hf auth login', set HF_TOKEN, or pass --token"
 _ENTRY = re.compile(r"^- v(\d+\.\d+\.\d+)\b")
+VERSION = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)", re.ASCII)  # MAJOR.MINOR.PATCH, no leading zeros
+MARKER = ".wordbench-publish.json"  # written into every publish folder: the only folders publish replaces
 
 
 class PublishError(WordbenchError):
@@ -48,8 +53,25 @@ def _merge_history(new_version: str, previous: list[str]) -> list[str]:
     return [line for line in previous if _ENTRY.match(line).group(1) != new_version]
 
 
-def check_target(folder: Path, name: str, force: bool = False) -> list[str]:
-    """Refuse to replace a folder wordbench did not write; return the changelog of a previous publish there."""
+def check_version(version: str) -> None:
+    if not VERSION.fullmatch(version):
+        raise ConfigError(f"version must be MAJOR.MINOR.PATCH in ASCII digits without leading zeros (e.g. 1.0.0), got '{version}'")
+
+
+def _inside(a: Path, b: Path) -> bool:
+    return a == b or b in a.parents
+
+
+def check_target(folder: Path, name: str, replace_local: bool = False) -> list[str]:
+    """Refuse any ``--local`` that publish did not write (a build, the cache, a symlink, a foreign folder);
+    return the changelog of a previous publish there."""
+    from wordbench.cache import cache_dir
+
+    if folder.is_symlink():
+        raise ConfigError(f"--local {folder} is a symlink: give the real folder")
+    real, cache = folder.resolve(), cache_dir().resolve()
+    if _inside(real, cache) or _inside(cache, real):
+        raise ConfigError(f"--local {folder} is the wordbench cache or holds it: choose a folder of its own")
     if not folder.exists():
         return []
     if not folder.is_dir():
@@ -60,16 +82,17 @@ def check_target(folder: Path, name: str, force: bool = False) -> list[str]:
         meta = _read_meta(folder) or {}
     except DataFormatError:  # a corrupt signature.json: not a folder wordbench can vouch for
         meta = {}
-    ours = meta.get("benchmark") == name and (folder / "README.md").is_file()
-    if ours:
-        known = {"data", "jsonl", "README.md", SIGNATURE_FILE, *meta.get("extra_files", [])}
-        stray = sorted(p.name for p in folder.iterdir() if p.name not in known)
-        if stray and not force:
-            raise ConfigError(f"{folder} holds files wordbench did not write ({', '.join(stray[:3])}); move them or pass --force to replace the folder")
-        return changelog_entries((folder / "README.md").read_text())
-    if not force:
-        raise ConfigError(f"{folder} exists and is not a wordbench {name} publish: choose another --local or pass --force to replace it")
-    return []
+    if not (folder / MARKER).is_file():
+        what = "a wordbench build (publish copies a build, it never replaces one)" if meta else "not a wordbench publish folder"
+        raise ConfigError(f"--local {folder} is {what}: choose a new or empty folder")
+    if meta.get("benchmark") != name:
+        raise ConfigError(f"--local {folder} holds a {meta.get('benchmark')} publish, not {name}: choose another folder")
+    known = {"data", "jsonl", "README.md", SIGNATURE_FILE, MARKER, *meta.get("extra_files", [])}
+    stray = sorted(p.name for p in folder.iterdir() if p.name not in known)
+    if stray and not replace_local:
+        raise ConfigError(f"{folder} holds files wordbench did not write ({', '.join(stray[:3])}); move them, or pass "
+                          "--replace-local to replace this earlier publish with them")
+    return changelog_entries((folder / "README.md").read_text()) if (folder / "README.md").is_file() else []
 
 
 def _api(token: str | None):
@@ -112,17 +135,16 @@ def check_repo_id(repo_id: str) -> None:
 
 def publish(name: str, repo_id: str, version: str, local: Path | None = None, dry_run: bool = False, overrides=(),
             changelog: str | None = None, private: bool = False, progress: bool = True, faithful: bool = False,
-            force: bool = False, token: str | None = None) -> Path:
+            replace_local: bool = False, token: str | None = None) -> Path:
     """Write the Hub layout for ``version`` into ``local`` and (unless ``dry_run``) push it and tag ``vX.Y.Z``.
     The card's changelog continues the previous card's (the Hub's when online, else the local folder's)."""
-    parts = version.split(".")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise ConfigError(f"version must be X.Y.Z, got '{version}'")
+    check_version(version)
     check_repo_id(repo_id)
     bench = get(name)
     tag = f"v{version}"
     folder = Path(local) if local else Path("publish") / f"{name}-{version}"
-    history = check_target(folder, name, force)
+    history = check_target(folder, name, replace_local)
+    check_writable(folder, "--local")
     api = None
     if not dry_run:
         api = _api(token)
@@ -132,9 +154,16 @@ def publish(name: str, repo_id: str, version: str, local: Path | None = None, dr
         if hub_history is not None:
             history = hub_history
     built, meta = build(name, overrides, progress=progress, faithful=faithful)
+    if _inside(folder.resolve(), built.resolve()) or _inside(built.resolve(), folder.resolve()):
+        raise ConfigError(f"--local {folder} is the build folder {built} (or holds it): choose a folder of its own")
+    # Written beside, then swapped in: a failure leaves the earlier publish whole.
+    tmp = folder.parent / f".{folder.name}.publishing-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(built, tmp)
+    (tmp / MARKER).write_text(json.dumps({"benchmark": name, "version": version}) + "\n")
     if folder.exists():
-        shutil.rmtree(folder)
-    shutil.copytree(built, folder)
+        shutil.rmtree(folder)  # checked above: a publish folder of this benchmark, which publish wrote
+    tmp.rename(folder)
     data = _load_folder(folder)
     card = card_text(bench, data, meta, bench.builder().summary(data), version, changelog, repo_id=repo_id,
                      history=_merge_history(version, history))

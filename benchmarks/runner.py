@@ -9,9 +9,10 @@ from wordbench.errors import ConfigError, warn
 from wordbench.hashing import seeded_key
 
 from wordbench.scorers.base import RunContext
+from wordbench.scorers.models import ModelPlan
 
 from . import distributed
-from .hub import load_data
+from .hub import check_writable, load_data
 from .registry import get
 from .results import RunFolder
 from .signature import library_versions, run_signature
@@ -63,8 +64,10 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
           out: Path = Path("runs"), config: str = "default", progress: bool = True, faithful: bool = False,
           **options) -> RunFolder:
     """Score a model on a benchmark; returns the run folder (records, summary, report, plots).
-    ``model`` is a loaded model, or a function ``model(scorer)`` that loads it: it is called only after
-    the data is resolved and checked and the items selected, so a data error never waits for weights.
+    ``model`` is a loaded model, a ``ModelPlan`` (inspected, weights not read), or a function ``model(scorer)``
+    returning either: it is called only after the data is resolved and checked and the items selected, and a
+    plan's weights load only once the run is signed and its folder locked, so neither a data error nor a busy
+    run folder waits for weights.
     ``faithful`` selects every behaviour of the paper and the authors' code (the ``--faithful`` switch).
     Under torchrun / accelerate launch each rank scores its shard; rank 0 merges and writes the summary."""
     from tqdm.auto import tqdm
@@ -73,6 +76,7 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     w = distributed.world()
     distributed.init(w)
     scorer = bench.scorer(faithful=faithful, **options)
+    check_writable(Path(out), "--out")  # before the data and the weights
     if not w.main:
         distributed.barrier(w)  # rank 0 builds the default data first: one build, no race on the cache
     data_sig, dataset = load_data(name, data, progress=progress and w.main, faithful=scorer.faithful)
@@ -83,7 +87,7 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     items = scorer.work_items(select(dataset, config, split, limit, scorer=scorer))
     if callable(model) and not hasattr(model, "family"):
         model = model(scorer)
-    info = scorer.run_info(model)
+    info = scorer.run_info(model)  # a plan knows its family and identity without its weights
     sample = {"limit": "all"} if limit is None else {"limit": limit, "sample": "stratified"}
     settings = {"config": config, "split": split, **sample, **scorer.signature_settings(info.family)}
     signature = run_signature(data_sig, info.tag, settings)
@@ -91,6 +95,8 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
 
     rank = w.rank if w.parallel else None
     with run.lock(rank):
+        if isinstance(model, ModelPlan):
+            model = model.load()
         done = run.done_ids()
         distributed.barrier(w)  # every rank has read what is done before any rank appends
         mine = distributed.shard(items, w)

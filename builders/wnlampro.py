@@ -10,6 +10,7 @@ of speech of nltk's first synset, as the authors' data suggests).
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections import defaultdict
@@ -23,10 +24,11 @@ from wordbench.errors import ConfigError, DataFormatError
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 
 from .base import Builder
-from .sources.base import SourceInfo
+from .sources.base import SourceInfo, read_utf8
 from .sources.dictionary import load_dictionary
 from .sources.frequencies import Frequencies, bin_of, load_frequencies, zipf
 from .sources.stopwords import CLOSED_CLASS
+from .sources.tables import check_text
 from .sources.vocab import load_reference_tokenizer, single_token_words
 from .sources.wordnet import dominant_use, first_sense_pos, gloss_words, load_wordnet, tagged_counts
 
@@ -431,17 +433,22 @@ def read_wnlampro_txt(
     unless ``keep_frequent_corruptions`` (the released file holds them; the paper's Table 4 does not).
     """
     splits: dict[str, list[dict]] = {"dev": [], "test": []}
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                split, row = _parse_line(line.rstrip("\n"), rare_below, frequent_from)
-            except ValueError as exc:
-                raise DataFormatError(f"{path}:{lineno}: {exc}") from None
-            if row["relation"] == "corruption" and row["keyword_count"] >= rare_below and not keep_frequent_corruptions:
-                continue
-            splits[split].append(row)
+    text = read_utf8(Path(path), "WNLaMPro")  # a BOM dropped, not kept in the first id
+    check_text(str(path), text)
+    first_line: dict[str, int] = {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            split, row = _parse_line(line, rare_below, frequent_from)
+        except ValueError as exc:
+            raise DataFormatError(f"{path}:{lineno}: {exc}") from None
+        if row["id"] in first_line:
+            raise DataFormatError(f"{path}:{lineno}: the id {row['id']!r} is already on line {first_line[row['id']]}")
+        first_line[row["id"]] = lineno
+        if row["relation"] == "corruption" and row["keyword_count"] >= rare_below and not keep_frequent_corruptions:
+            continue
+        splits[split].append(row)
     return datasets.DatasetDict({s: _dataset(rows) for s, rows in splits.items()})
 
 
@@ -455,9 +462,14 @@ def _parse_annotated(text: str) -> tuple[str, str, float]:
     if not m:
         raise ValueError(f"'{text}' is not 'word (pos,zipf,count)'")
     try:
-        return m["word"], m["pos"], float(m["count"])
+        count = float(m["count"])
     except ValueError:
         raise ValueError(f"count in '{text}' is not a number") from None
+    if not math.isfinite(count) or count < 0:
+        raise ValueError(f"count in '{text}' must be a finite number >= 0")
+    if not m["word"].strip() or m["word"] != m["word"].strip():
+        raise ValueError(f"'{text}': the word is empty or has spaces around it")
+    return m["word"], m["pos"], count
 
 
 def _parse_line(line: str, rare_below: float, frequent_from: float) -> tuple[str, dict]:
@@ -465,12 +477,18 @@ def _parse_line(line: str, rare_below: float, frequent_from: float) -> tuple[str
     if len(cols) < 5:
         raise ValueError(f"expected ID, dev|test, KEY, RELATION and at least one TARGET separated by tabs, got {len(cols)} columns")
     ident, split, key, relation, *targets = cols
+    if targets and not targets[-1].strip():
+        targets = targets[:-1]  # a trailing tab (or CR) ends the line: harmless
+    if not ident.strip():
+        raise ValueError("the id is empty")
+    if any(not t.strip() for t in targets) or not targets:
+        raise ValueError(f"an empty TARGET field (the {next((i for i, t in enumerate(targets) if not t.strip()), 0) + 1}. target)")
     if split not in ("dev", "test"):
         raise ValueError(f"set type must be dev or test, got '{split}'")
     if relation not in RELATIONS:
         raise ValueError(f"relation must be one of {', '.join(RELATIONS)}, got '{relation}'")
     word, pos, count = _parse_annotated(key)
-    parsed = [_parse_annotated(t) for t in targets if t.strip()]
+    parsed = [_parse_annotated(t) for t in targets]
     integral = all(c.is_integer() for c in [count, *(t[2] for t in parsed)])
     return split, {
         "id": ident,

@@ -150,6 +150,9 @@ def decode_vector(s: str) -> np.ndarray:
 # --- the scorer -----------------------------------------------------------------------------------
 
 
+MIN_LEXICON_WORDS = 3
+
+
 class VASTScorer(Scorer):
     name = "vast"
     families = ("causal", "masked", "encoder", "seq2seq")
@@ -183,6 +186,15 @@ class VASTScorer(Scorer):
         data = context.data
         self.rows = [r for split in data["default"].values() for r in split]
         self.pairs = [r for split in data["similarity"].values() for r in split] if "similarity" in data else []
+        # VAST is a correlation with human valence: undefined for fewer than 3 words or one valence (checked
+        # here, before the model loads, not as an All-NaN layer search after it).
+        valences = {r["valence"] for r in self.rows if r["group"] == "lexicon" and np.isfinite(r["valence"])}
+        words = {r["word"] for r in self.rows if r["group"] == "lexicon"}
+        if len(words) < MIN_LEXICON_WORDS:
+            raise DataFormatError(f"vast: the data holds {len(words)} lexicon word(s); a correlation with valence needs at least {MIN_LEXICON_WORDS}")
+        if len(valences) < 2:
+            raise DataFormatError(f"vast: every lexicon word has the valence {next(iter(valences), 'none')}: "
+                                  "a correlation with a constant is undefined; check the lexicon's valence column")
 
     @property
     def _tokenization_setting(self) -> str:

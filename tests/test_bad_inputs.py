@@ -238,3 +238,177 @@ def test_run_folder_lock_names_the_pid(tmp_path):
         holder.wait()
     with run.lock():  # released when the holder dies
         pass
+
+
+# --- models that cannot be scored: refused before their weights are read (issue 25) -----------------------
+def _copy_model(src, dst):
+    import shutil
+
+    shutil.copytree(src, dst)
+    return dst
+
+
+def test_a_model_without_tokenizer_files_is_refused(runner, tiny_models, wnlampro_file, tmp_path):
+    model = _copy_model(tiny_models["gpt2"], tmp_path / "no-tok")
+    for f in model.iterdir():
+        if f.name not in ("config.json", "model.safetensors", "generation_config.json"):
+            f.unlink()
+    args = ["score", "wnlampro", "--model", str(model), "--data", str(wnlampro_file), "--out", str(tmp_path / "runs")]
+    assert_one_line_error(runner.invoke(cli, args), "has no tokenizer files")
+    assert not (tmp_path / "runs").exists() or not list((tmp_path / "runs").rglob("records.jsonl"))
+
+
+def test_a_tokenizer_that_does_not_fit_the_model_is_refused(tiny_models, tmp_path):
+    from wordbench.scorers.models import ModelError, plan_model
+
+    model = _copy_model(tiny_models["gpt2"], tmp_path / "small-vocab")
+    config = json.loads((model / "config.json").read_text())
+    config["vocab_size"] = 40  # the tokenizer's ids go far beyond
+    (model / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ModelError, match="the tokenizer has ids up to .* vocabulary has 40 tokens"):
+        plan_model(str(model), device="cpu")
+
+
+def test_a_missing_head_is_refused_not_initialised(runner, tiny_models, wnlampro_file, tmp_path):
+    from wordbench.scorers.models import ModelError, load_model
+
+    with pytest.raises(ModelError, match=r"lacks \d+ weight\(s\) the masked family needs.*cls\.predictions.*--family encoder"):
+        load_model(str(tiny_models["bert-encoder"]), family="masked", device="cpu")
+    args = ["score", "wnlampro", "--model", str(tiny_models["bert-encoder"]), "--family", "masked", "--data", str(wnlampro_file),
+            "--out", str(tmp_path / "runs")]
+    assert_one_line_error(runner.invoke(cli, args), "randomly initialised")
+    assert load_model(str(tiny_models["bert-encoder"]), family="encoder", device="cpu").family == "encoder"  # as an encoder it is whole
+
+
+def test_a_missing_model_path_is_named_before_the_data_loads(runner, monkeypatch, tmp_path):
+    from wordbench.benchmarks import hub
+
+    def no_data(*args, **kwargs):
+        raise AssertionError("the data was loaded before the model path was checked")
+
+    monkeypatch.setattr(hub, "load_data", no_data)
+    result = runner.invoke(cli, ["score", "minpairs", "--model", str(tmp_path / "nonexistent"), "--out", str(tmp_path / "runs")])
+    assert_one_line_error(result, "does not exist")
+
+
+def test_a_busy_run_folder_is_reported_before_the_weights_load(tiny_models, wnlampro_file, tmp_path):
+    import fcntl
+
+    from wordbench.benchmarks.runner import score
+    from wordbench.errors import ConfigError
+    from wordbench.scorers.models import plan_model
+
+    run = score("wnlampro", plan_model(str(tiny_models["gpt2"]), device="cpu"), str(wnlampro_file), out=tmp_path / "runs", progress=False)
+    plan = plan_model(str(tiny_models["gpt2"]), device="cpu")
+    loads = []
+    original = plan.load
+    plan.load = lambda: loads.append(1) or original()
+    with open(run.path / "run.lock", "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # another process scoring the same run
+        with pytest.raises(ConfigError, match="being scored by another process"):
+            score("wnlampro", plan, str(wnlampro_file), out=tmp_path / "runs", progress=False)
+        fcntl.flock(held, fcntl.LOCK_UN)
+    assert loads == []  # the weights were never read
+
+
+# --- release files and tables: one strict reader rule ------------------------------------------------------
+LEXICON_CASES = [
+    ("word,valence,valence\nhappy,8.5,1.0\nsad,1.5,9.0\n", "'valence' appears twice"),
+    ("word,valence\nhappy,8.5,extra\nsad,1.5\n", ":2: 3 fields, but the header has 2"),
+    ('word,valence\n"hap\npy",8.5\nsad,1.5\n', "holds a line break"),
+    ("word,valence\nhappy,8.5\nsad,nan\n", "outside the scale"),
+    ("word,valence\nhap\0py,8.5\n", "a NUL byte"),
+]
+
+
+@pytest.mark.parametrize("text,needle", LEXICON_CASES)
+def test_lexicon_tables_are_read_strictly(tmp_path, text, needle):
+    from wordbench.builders.sources.lexica import load_lexicon
+    from wordbench.errors import DataFormatError
+
+    path = tmp_path / "lex.csv"
+    path.write_text(text)
+    with pytest.raises(DataFormatError) as exc:
+        load_lexicon(str(path), "word", "valence", (1.0, 9.0))
+    assert needle in str(exc.value) and str(path) in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_a_duplicated_column_that_is_not_read_is_fine(tmp_path):
+    from wordbench.builders.sources.lexica import load_lexicon
+
+    path = tmp_path / "lex.csv"
+    path.write_text("word,valence,SD,SD\nhappy,8.5,1,2\nsad,1.5,1,2\n")
+    assert load_lexicon(str(path), "word", "valence", (1.0, 9.0)).valence == {"happy": 8.5, "sad": 1.5}
+
+
+WNLAMPRO_CASES = [
+    ("1\ttest\tgood (a,5.5,-300)\tantonym\tbad (a,5.3,200000)\n", ":1: count in 'good (a,5.5,-300)' must be a finite number >= 0"),
+    ("1\ttest\tgood (a,5.5,nan)\tantonym\tbad (a,5.3,200000)\n", "must be a finite number >= 0"),
+    ("1\ttest\tgood (a,5.5,inf)\tantonym\tbad (a,5.3,200000)\n", "must be a finite number >= 0"),
+    ("1\ttest\tgood (a,5.5,300)\tantonym\t\tbad (a,5.3,200000)\n", ":1: an empty TARGET field"),
+    ("1\ttest\tgo\0od (a,5.5,300)\tantonym\tbad (a,5.3,200000)\n", ":1: a NUL byte"),
+    ("1\ttest\tgood (a,5.5,300)\tantonym\tbad (a,5.3,2)\n1\ttest\tdog (n,5.1,125000)\thypernym\tanimal (n,4.9,80000)\n",
+     ":2: the id '1' is already on line 1"),
+]
+
+
+@pytest.mark.parametrize("text,needle", WNLAMPRO_CASES)
+def test_wnlampro_release_lines_are_read_strictly(tmp_path, text, needle):
+    from wordbench.builders.wnlampro import read_wnlampro_txt
+    from wordbench.errors import DataFormatError
+
+    path = tmp_path / "WNLaMPro.txt"
+    path.write_text(text)
+    with pytest.raises(DataFormatError) as exc:
+        read_wnlampro_txt(path)
+    assert needle in str(exc.value) and str(path) in str(exc.value), str(exc.value)
+
+
+def test_wnlampro_release_tolerates_a_bom_crlf_and_a_trailing_tab(tmp_path):
+    from wordbench.builders.wnlampro import read_wnlampro_txt
+
+    path = tmp_path / "WNLaMPro.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + "1\ttest\tgood (a,5.5,300)\tantonym\tbad (a,5.3,200)\t\r\n".encode())
+    row = read_wnlampro_txt(path)["test"][0]
+    assert row["id"] == "1" and row["targets"] == ["bad"]
+
+
+# --- outputs, signature files, option syntax, degenerate statistics --------------------------------------
+def test_unwritable_outputs_fail_before_the_work(runner, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    assert_one_line_error(runner.invoke(cli, ["build", "tendencies", "--out", str(blocker / "sub")]), "cannot write into")
+    assert_one_line_error(runner.invoke(cli, ["export", "lm-eval", "minpairs", "--out", str(blocker / "sub")]), "cannot write into")
+    assert_one_line_error(runner.invoke(cli, ["score", "tendencies", "--option", "baseline=trigram", "--out", str(blocker / "sub")]),
+                          "cannot write into")
+
+
+@pytest.mark.parametrize("content", ["[1, 2]", '"just text"', '{"benchmark": "wnlampro"}', "{}"])
+def test_a_signature_file_that_is_not_an_object(runner, tiny_models, tmp_path, content):
+    folder = tmp_path / "data"
+    (folder / "data" / "default").mkdir(parents=True)
+    (folder / "signature.json").write_text(content)
+    result = runner.invoke(cli, ["score", "wnlampro", "--model", str(tiny_models["gpt2"]), "--data", str(folder), "--out", str(tmp_path / "runs")])
+    assert_one_line_error(result, "not a wordbench signature file")
+
+
+def test_minpairs_parallel_with_one_file(runner, tmp_path):
+    one = tmp_path / "pairs.en"
+    one.write_text("a dog\n")
+    assert_one_line_error(runner.invoke(cli, ["build", "minpairs", "--set", f"parallel={one}"]), "'parallel'", "two line-aligned files")
+
+
+def test_a_constant_valence_lexicon_stops_before_the_model(tmp_path):
+    from wordbench.errors import DataFormatError
+    from wordbench.scorers.base import RunContext
+    from wordbench.scorers.vast import VASTScorer
+
+    import datasets
+
+    rows = [{"id": f"w{i}", "word": w, "group": "lexicon", "setting": "bleached", "valence": 5.0} for i, w in enumerate(["a", "b", "c", "d"])]
+    data = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows)})}
+    with pytest.raises(DataFormatError, match="every lexicon word has the valence 5.0"):
+        VASTScorer().prepare(RunContext(data=data))
+    few = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows[:2])})}
+    with pytest.raises(DataFormatError, match="needs at least 3"):
+        VASTScorer().prepare(RunContext(data=few))

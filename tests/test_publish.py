@@ -72,17 +72,41 @@ def test_foreign_folder_is_never_deleted(runner, wnlampro_build, tmp_path):
     out = tmp_path / "mine"
     out.mkdir()
     (out / "keep.txt").write_text("precious")
-    result = _publish(runner, out, "1.0.0", "--dry-run")
-    assert result.exit_code != 0 and "not a wordbench wnlampro publish" in result.output and "--force" in result.output
-    assert (out / "keep.txt").read_text() == "precious"
-    # A previous publish with a stray file added is refused as well; --force replaces it.
+    for extra in ((), ("--replace-local",)):  # never, whatever the flag
+        result = _publish(runner, out, "1.0.0", "--dry-run", *extra)
+        assert result.exit_code != 0 and "not a wordbench publish folder" in result.output
+        assert (out / "keep.txt").read_text() == "precious"
+    # A previous publish with a stray file added is refused as well; --replace-local replaces it.
     pub = tmp_path / "pub"
     assert _publish(runner, pub, "1.0.0", "--dry-run").exit_code == 0
     (pub / "notes.txt").write_text("mine")
     result = _publish(runner, pub, "1.0.1", "--dry-run")
     assert result.exit_code != 0 and "notes.txt" in result.output and (pub / "notes.txt").exists()
-    assert _publish(runner, out, "1.0.0", "--dry-run", "--force").exit_code == 0
-    assert not (out / "keep.txt").exists() and (out / "signature.json").exists()
+    assert _publish(runner, pub, "1.0.1", "--dry-run", "--replace-local").exit_code == 0
+    assert not (pub / "notes.txt").exists() and (pub / "signature.json").exists()
+
+
+def test_publish_never_touches_a_build_the_cache_or_a_symlink(runner, wnlampro_build, tmp_path):
+    from wordbench.cache import cache_dir
+
+    build_folder = wnlampro_build[0]
+    before = sorted(p.name for p in build_folder.rglob("*"))
+    for target in (build_folder, cache_dir(), cache_dir("builds")):
+        result = _publish(runner, target, "1.0.0", "--dry-run", "--replace-local")
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert sorted(p.name for p in build_folder.rglob("*")) == before  # the build is whole
+    real = tmp_path / "real"
+    assert _publish(runner, real, "1.0.0", "--dry-run").exit_code == 0
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    result = _publish(runner, link, "1.0.1", "--dry-run")
+    assert result.exit_code == 1 and "is a symlink" in result.output and (real / "README.md").exists()
+
+
+@pytest.mark.parametrize("version", ["¹.0.0", "01.00.007", "1.0", "1.0.0.0", "v1.0.0", "1.0.0-rc1", "١.٠.٠"])
+def test_versions_are_ascii_semver(runner, tmp_path, version):
+    result = _publish(runner, tmp_path / "x", version, "--dry-run")
+    assert result.exit_code == 1 and "MAJOR.MINOR.PATCH" in result.output and not (tmp_path / "x").exists()
 
 
 def test_card_usage_and_local_changelog_accumulate(runner, wnlampro_build, tmp_path):

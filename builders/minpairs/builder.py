@@ -27,7 +27,7 @@ from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 from ..base import Builder
 from ..sources.base import SourceInfo, file_sha8, seeded_key
 from ..sources.german import Analysis, load_analyzer
-from ..sources.parallel import TRANS_DE_EN, Pair, load_pairs, parallel_info, sentence_lines
+from ..sources.parallel import TRANS_DE_EN, Pair, load_pairs, parallel_info, parallel_problem, sentence_lines
 from .edits import Edit
 from .formats import read_distillingeval, read_lingeval97, write_distillingeval, write_lingeval97
 from .rules import PHENOMENA, RULES
@@ -59,7 +59,8 @@ assert set(typing.get_args(Phenomenon)) == set(PHENOMENA), "the declared phenome
 
 @dataclass
 class Config(Spec):
-    parallel: str = opt(TRANS_DE_EN, "English-German pairs: trans-de-en | ding:PATH | SRC.en,TGT.de | hf:ID[:CONFIG[:SPLIT]]", nonempty=True)
+    parallel: str = opt(TRANS_DE_EN, "English-German pairs: trans-de-en | ding:PATH | SRC.en,TGT.de | hf:ID[:CONFIG[:SPLIT]]",
+                        check=parallel_problem)
     analyzer: Literal["auto", "stanza", "offline"] = opt("auto", "German analysis: stanza if its German models are installed, else offline (HanTa)")
     phenomena: Literal["all"] | tuple[Phenomenon, ...] = opt("all", "error types to build: all or a list of them", nonempty=True)
     references: tuple[Literal["human", "mt"], ...] = opt(("human",), "reference types: human, mt, or human,mt", nonempty=True)

@@ -12,14 +12,13 @@ semicolon or tab) is sniffed from the header. Every lexicon knows its language (
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 from importlib.metadata import version as pkg_version
 from pathlib import Path
 
 from wordbench.errors import DataFormatError, SourceError
-from .base import SourceInfo, file_sha8, read_utf8
+from .base import SourceInfo, file_sha8
+from .tables import Table, read_table
 from .corpora import load_hf_dataset
 
 
@@ -98,22 +97,15 @@ def load_lexicon(spec: str = "vader", word_column: str | None = None, valence_co
     return _from_rows(path.stem, _csv_rows(path), word_column, valence_column, scale, path.name, f"{path.stem}-{file_sha8(path)}")
 
 
-def csv_reader(text: str) -> csv.DictReader:
-    """A DictReader over CSV/TSV/;-separated text, the delimiter sniffed from the header line."""
-    header = text.split("\n", 1)[0]
-    delimiter = max(("\t", ";", ","), key=lambda d: (header.count(d), d == ","))
-    return csv.DictReader(io.StringIO(text), delimiter=delimiter)
-
-
 def _csv_rows(path: Path):
-    """(line number, row dict) of a CSV or TSV file (delimiter sniffed), every value as text."""
-    reader = csv_reader(read_utf8(path, "lexicon"))
-    return path, reader.fieldnames or [], ((reader.line_num, row) for row in reader)
+    """(line number, row dict) of a CSV or TSV file (delimiter sniffed), every value as text, by the one
+    table rule (``tables.read_table``: no duplicate header, no row of another width, no line break in a field)."""
+    return read_table(path, "lexicon")
 
 
-def _hf_rows(spec: str):
+def _hf_rows(spec: str) -> Table:
     dataset_id, ds = load_hf_dataset(spec, what="lexicon dataset")
-    return dataset_id, ds.column_names, ((n + 1, {k: str(v) for k, v in row.items()}) for n, row in enumerate(ds))
+    return Table(dataset_id, list(ds.column_names), [(n + 1, {k: str(v) for k, v in row.items()}) for n, row in enumerate(ds)])
 
 
 def turkish_lower(word: str) -> str:
@@ -121,11 +113,9 @@ def turkish_lower(word: str) -> str:
     return word.replace("I", "ı").replace("İ", "i").lower()
 
 
-def _from_rows(name, source, word_column, valence_column, scale, detail, version, normalize=None) -> Lexicon:
-    where, columns, rows = source
-    missing = [c for c in (word_column, valence_column) if c not in columns]
-    if missing:
-        raise DataFormatError(f"{where}: no column {', '.join(repr(c) for c in missing)} (columns: {', '.join(columns)})")
+def _from_rows(name, table: Table, word_column, valence_column, scale, detail, version, normalize=None) -> Lexicon:
+    table.require(word_column, valence_column)
+    where, rows = table.where, table.rows
     lo, hi = scale
     valence: dict[str, float] = {}
     duplicates = []

@@ -30,6 +30,16 @@ class Pair:
     reference: str  # German (human)
 
 
+def parallel_problem(spec: str) -> str | None:
+    """What is wrong with a parallel spec's form (None: nothing); files are read at build time."""
+    if spec == TRANS_DE_EN or spec.startswith(("ding:", "hf:")):
+        return None if spec.partition(":")[2].strip() or spec == TRANS_DE_EN else f"'{spec}' names nothing after the colon"
+    parts = spec.split(",")
+    if len(parts) == 2 and all(p.strip() for p in parts):
+        return None
+    return f"'{spec}' is not trans-de-en, ding:PATH, SRC.en,TGT.de (two line-aligned files) or hf:DATASET_ID"
+
+
 def load_pairs(spec: str = TRANS_DE_EN) -> list[Pair]:
     """The sentence pairs of ``spec`` in file order; empty or misaligned input is a one-line error."""
     if spec == TRANS_DE_EN or spec.startswith("ding:"):

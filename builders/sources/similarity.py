@@ -15,7 +15,7 @@ from pathlib import Path
 
 from wordbench.errors import DataFormatError, SourceError
 from .base import SourceInfo, file_sha8, read_utf8
-from .lexica import csv_reader
+from .tables import parse_table
 
 TASKS = {"ws353": "WordSim-353 (Finkelstein et al. 2001)", "simlex": "SimLex-999 (Hill et al. 2015)",
          "rw": "Stanford Rare Words (Luong et al. 2013)", "men": "MEN (Bruni et al. 2014)"}
@@ -59,11 +59,9 @@ def _score(path: Path, line: int, raw: str) -> float:
 
 
 def _table(path: Path, text: str, w1: str, w2: str, score: str):
-    reader = csv_reader(text)
-    missing = [c for c in (w1, w2, score) if c not in (reader.fieldnames or [])]
-    if missing:
-        raise DataFormatError(f"{path}: no column {', '.join(repr(c) for c in missing)} (columns: {', '.join(reader.fieldnames or [])})")
-    return [(row[w1].strip(), row[w2].strip(), _score(path, reader.line_num, row[score])) for row in reader]
+    table = parse_table(str(path), text)
+    table.require(w1, w2, score)
+    return [(row[w1].strip(), row[w2].strip(), _score(path, line, row[score])) for line, row in table.rows]
 
 
 def _ws353(path: Path, text: str):

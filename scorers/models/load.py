@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -106,8 +107,9 @@ def model_family(name_or_path: str, family: str | None = None, revision: str | N
     """The family ``load_model`` would give, from the config alone (no weights are read)."""
     if family is not None:
         return family
-    _, gguf, source = _resolve(name_or_path)
-    return "causal" if gguf else detect_family(_config(source, name_or_path, {"revision": revision, "trust_remote_code": trust_remote_code}))
+    path, gguf, source = _resolve(name_or_path)
+    common = {"revision": revision, "trust_remote_code": trust_remote_code, **({"gguf_file": path.name} if gguf else {})}
+    return detect_family(_config(source, name_or_path, common))  # a .gguf too: its architecture decides
 
 
 def _resolve(name_or_path: str) -> tuple[Path, bool, str]:
@@ -118,6 +120,139 @@ def _resolve(name_or_path: str) -> tuple[Path, bool, str]:
         raise ModelError(f"model path {name_or_path} does not exist")
     gguf = path.suffix == ".gguf"
     return path, gguf, str(path.parent if gguf else (path if path.exists() else name_or_path))
+
+
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model",
+                   "tokenizer.model", "source.spm", "merges.txt")
+MIN_TOKENS = 32  # a tokenizer with fewer tokens is a stand-in transformers built from nothing
+HEADLESS_OK = ("pooler.",)  # weights the scorers never read: missing ones may stay initialised
+
+
+@dataclass
+class ModelPlan:
+    """A model inspected without its weights: the family, the tokenizer and the run's ``ModelInfo`` are
+    known and checked, so a run can be signed and locked before the weights load (``load()``)."""
+
+    name_or_path: str
+    family: str
+    info: ModelInfo
+    tokenizer: object
+    config: object
+    source: str
+    kwargs: dict
+    device: str
+    dev: torch.device
+    batch_size: int | str
+    progress: bool
+    options: dict
+
+    def load(self) -> ScoringModel:
+        """Read the weights; a head the family needs that the checkpoint lacks, or token ids beyond the
+        embedding, stop with one line instead of scoring a randomly initialised model."""
+        import transformers
+
+        auto_cls = {"causal": transformers.AutoModelForCausalLM, "masked": transformers.AutoModelForMaskedLM,
+                    "encoder": transformers.AutoModel, "seq2seq": transformers.AutoModelForSeq2SeqLM}[self.family]
+        try:
+            model, loading = auto_cls.from_pretrained(self.source, output_loading_info=True, **self.kwargs)
+        except Exception as exc:  # noqa: BLE001 - corrupt or untrusted files fail in many ways: one line for the user
+            msg = _first_line(exc)
+            if "safetensors" in msg and "use_safetensors" in self.kwargs:
+                msg += " (pickle weights are refused unless --allow-pickle)"
+            raise ModelError(f"cannot load {self.family} model {self.name_or_path}: {msg}") from exc
+        missing = sorted(k for k in loading.get("missing_keys", ()) if not k.startswith(HEADLESS_OK))
+        mismatched = sorted(str(k[0] if isinstance(k, tuple) else k) for k in loading.get("mismatched_keys", ()))
+        if missing or mismatched:
+            names = missing or mismatched
+            hint = " (an encoder without an MLM head: --family encoder)" if self.family == "masked" else ""
+            raise ModelError(f"{self.name_or_path} lacks {len(names)} weight(s) the {self.family} family needs, which would be "
+                             f"randomly initialised: {', '.join(names[:4])}{' ...' if len(names) > 4 else ''}{hint}")
+        rows = model.get_input_embeddings().num_embeddings if model.get_input_embeddings() is not None else None
+        top = max(self.tokenizer.get_vocab().values(), default=-1)
+        if rows is not None and top >= rows:
+            raise ModelError(f"{self.name_or_path}: the tokenizer has ids up to {top} but the model embeds {rows} tokens: "
+                             "they do not belong together")
+        if self.device != "shard":
+            model.to(self.dev)
+        cls = {"causal": CausalLM, "masked": MaskedLM, "encoder": EncoderModel, "seq2seq": Seq2SeqLM}[self.family]
+        return cls(model, self.tokenizer, self.info, model.device if self.device == "shard" else self.dev, self.batch_size,
+                   self.progress, **self.options)
+
+
+def _check_tokenizer_files(path: Path, name_or_path: str) -> None:
+    if path.is_dir() and not any((path / f).exists() for f in TOKENIZER_FILES):
+        raise ModelError(f"{name_or_path} has no tokenizer files ({', '.join(TOKENIZER_FILES[:3])}, ...): "
+                         "save the tokenizer with the model (tokenizer.save_pretrained)")
+
+
+def plan_model(
+    name_or_path: str,
+    family: str | None = None,
+    device: str = "auto",
+    dtype: str = "auto",
+    batch_size: int | str = "auto",
+    revision: str | None = None,
+    trust_remote_code: bool = False,
+    allow_pickle: bool = False,
+    options: dict | None = None,
+    progress: bool = False,
+) -> ModelPlan:
+    """Everything ``load_model`` checks before the weights: path, pickle, config, family (a ``.gguf`` one from its
+    architecture), model options, device, dtype and a tokenizer that fits the model; reads no weights."""
+    import transformers
+
+    path, gguf, source = _resolve(name_or_path)
+    local = path.exists()
+    if batch_size != "auto" and not (isinstance(batch_size, int) and batch_size >= 1):
+        raise ModelError(f"batch size must be auto or a positive integer, got {batch_size!r}")
+    if family is not None and family not in FAMILIES:
+        raise ModelError(f"unknown model family '{family}': use one of {', '.join(FAMILIES)}")
+
+    common = {"revision": revision, "trust_remote_code": trust_remote_code}
+    if gguf:
+        common["gguf_file"] = path.name
+    if local and path.is_dir() and not allow_pickle:
+        files = {p.suffix for p in path.iterdir()}
+        if ".safetensors" not in files and files & set(PICKLE_SUFFIXES):
+            raise ModelError(f"{name_or_path} has only pickle weights, which can run code when loaded: pass --allow-pickle if you trust it")
+    if local and not gguf:
+        _check_tokenizer_files(path, name_or_path)
+
+    config = _config(source, name_or_path, common)
+    family = family or detect_family(config)
+    options = {k: v for k, v in (options or {}).items() if v is not None}
+    if options and family != "seq2seq":
+        raise ModelError(f"model options ({', '.join(sorted(options))}) apply to seq2seq models only; {name_or_path} is {family}")
+    if options:  # typed by the declaration; the signature names only the options given
+        declared = spec.parse(Seq2SeqOptions, options, source="--model-option")
+        options = {k: getattr(declared, k) for k in options}
+
+    dev = resolve_device("cuda" if device == "shard" else device)
+    torch_dtype = resolve_dtype(dtype, dev)
+    kwargs = dict(common, dtype=torch_dtype)
+    if not gguf and not allow_pickle:
+        kwargs["use_safetensors"] = True
+    if device == "shard":
+        kwargs["device_map"] = "auto"
+    if dev.type == "cuda":
+        kwargs["attn_implementation"] = "sdpa"
+    try:
+        tokenizer = transformers.AutoTokenizer.from_pretrained(source, **common)
+    except Exception as exc:  # noqa: BLE001 - a missing or broken tokenizer fails in many ways: one line
+        raise ModelError(f"cannot load the tokenizer of {name_or_path}: {_first_line(exc)}") from exc
+    if len(tokenizer) < MIN_TOKENS:
+        raise ModelError(f"{name_or_path}: its tokenizer has {len(tokenizer)} token(s), which cannot spell text: "
+                         "save the model's own tokenizer with it")
+    vocab = getattr(config, "vocab_size", None) or getattr(getattr(config, "text_config", None), "vocab_size", None)
+    top = max(tokenizer.get_vocab().values(), default=-1)
+    if isinstance(vocab, int) and top >= vocab:
+        raise ModelError(f"{name_or_path}: the tokenizer has ids up to {top} but the model's vocabulary has {vocab} tokens: "
+                         "they do not belong together")
+    version = local_model_version(path) if local else (revision or getattr(config, "_commit_hash", None) or "main")
+    info = ModelInfo(_display_name(path) if local else name_or_path, version, family, SHORT.get(torch_dtype, str(torch_dtype)),
+                     {"source": str(path) if local else name_or_path, "revision": revision},
+                     ",".join(f"{k}={v}" for k, v in sorted(options.items())))
+    return ModelPlan(name_or_path, family, info, tokenizer, config, source, kwargs, device, dev, batch_size, progress, options)
 
 
 def load_model(
@@ -137,58 +272,7 @@ def load_model(
     ``device="shard"`` spreads a model too big for one GPU over all GPUs (``device_map="auto"``).
     Pickle checkpoints are refused unless ``allow_pickle``; remote code runs only with ``trust_remote_code``.
     ``options`` are the family's own settings (seq2seq: ``infill=auto|sentinel|mask``, ``states=encoder|decoder``);
-    the run signature names them.
+    the run signature names them. ``plan_model(...).load()`` does the same in two steps.
     """
-    import transformers
-
-    path, gguf, source = _resolve(name_or_path)
-    local = path.exists()
-    if batch_size != "auto" and not (isinstance(batch_size, int) and batch_size >= 1):
-        raise ModelError(f"batch size must be auto or a positive integer, got {batch_size!r}")
-    if family is not None and family not in FAMILIES:
-        raise ModelError(f"unknown model family '{family}': use one of {', '.join(FAMILIES)}")
-
-    common = {"revision": revision, "trust_remote_code": trust_remote_code}
-    if gguf:
-        common["gguf_file"] = path.name
-    if local and path.is_dir() and not allow_pickle:
-        files = {p.suffix for p in path.iterdir()}
-        if ".safetensors" not in files and files & set(PICKLE_SUFFIXES):
-            raise ModelError(f"{name_or_path} has only pickle weights, which can run code when loaded: pass --allow-pickle if you trust it")
-
-    config = _config(source, name_or_path, common)
-    family = family or ("causal" if gguf else detect_family(config))
-    options = {k: v for k, v in (options or {}).items() if v is not None}
-    if options and family != "seq2seq":
-        raise ModelError(f"model options ({', '.join(sorted(options))}) apply to seq2seq models only; {name_or_path} is {family}")
-    if options:  # typed by the declaration; the signature names only the options given
-        declared = spec.parse(Seq2SeqOptions, options, source="--model-option")
-        options = {k: getattr(declared, k) for k in options}
-
-    dev = resolve_device("cuda" if device == "shard" else device)
-    torch_dtype = resolve_dtype(dtype, dev)
-    auto_cls = {"causal": transformers.AutoModelForCausalLM, "masked": transformers.AutoModelForMaskedLM, "encoder": transformers.AutoModel,
-                "seq2seq": transformers.AutoModelForSeq2SeqLM}[family]
-    kwargs = dict(common, dtype=torch_dtype)
-    if not gguf and not allow_pickle:
-        kwargs["use_safetensors"] = True
-    if device == "shard":
-        kwargs["device_map"] = "auto"
-    if dev.type == "cuda":
-        kwargs["attn_implementation"] = "sdpa"
-    try:
-        tokenizer = transformers.AutoTokenizer.from_pretrained(source, **common)
-        model = auto_cls.from_pretrained(source, **kwargs)
-    except Exception as exc:  # noqa: BLE001 - corrupt or untrusted files fail in many ways: one line for the user
-        msg = _first_line(exc)
-        if "safetensors" in msg and not allow_pickle:
-            msg += " (pickle weights are refused unless --allow-pickle)"
-        raise ModelError(f"cannot load {family} model {name_or_path}: {msg}") from exc
-    if device != "shard":
-        model.to(dev)
-    version = local_model_version(path) if local else (revision or getattr(config, "_commit_hash", None) or "main")
-    info = ModelInfo(_display_name(path) if local else name_or_path, version, family, SHORT.get(torch_dtype, str(torch_dtype)),
-                     {"source": str(path) if local else name_or_path, "revision": revision},
-                     ",".join(f"{k}={v}" for k, v in sorted(options.items())))
-    cls = {"causal": CausalLM, "masked": MaskedLM, "encoder": EncoderModel, "seq2seq": Seq2SeqLM}[family]
-    return cls(model, tokenizer, info, model.device if device == "shard" else dev, batch_size, progress, **options)
+    return plan_model(name_or_path, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, options,
+                      progress).load()
