@@ -49,6 +49,13 @@ def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, 
             checked[split] = ds
         if config == "default" and sum(ds.num_rows for ds in checked.values()) == 0:
             raise DataFormatError(f"{where}: the {config} config of {name} data has no rows")
+        if "id" in declared:  # records are keyed by id: two rows with one id would share one record
+            seen: dict[str, str] = {}
+            for split, ds in checked.items():
+                for n, ident in enumerate(ds["id"]):
+                    if ident in seen:
+                        raise DataFormatError(f"{where}: the id {ident!r} appears twice in the {config} config ({seen[ident]} and {split} row {n + 1})")
+                    seen[ident] = f"{split} row {n + 1}"
         out[config] = datasets.DatasetDict(checked)
     return out
 

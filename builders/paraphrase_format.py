@@ -17,6 +17,8 @@ from pathlib import Path
 
 from wordbench.errors import DataFormatError
 
+from .sources.base import read_utf8
+
 SETS = ("rare", "common")
 _EDGE = string.punctuation + "“”‘’«»"
 
@@ -52,8 +54,7 @@ def differing_spans(s_x: str, s_other: str) -> tuple[str, str] | None:
 
 def read_triples(path: Path) -> list[dict]:
     """Rows (without ``set``/``id``) from one published file; errors name file:line."""
-    with open(path, encoding="utf-8") as f:
-        lines = [(n, line.strip()) for n, line in enumerate(f, 1) if line.strip()]
+    lines = [(n, line.strip()) for n, line in enumerate(read_utf8(Path(path), "paraphrase").splitlines(), 1) if line.strip()]
     if len(lines) % 3:
         start = lines[len(lines) - len(lines) % 3][0]
         raise DataFormatError(f"{path}:{start}: an incomplete triple ({len(lines) % 3} of 3 sentences)")

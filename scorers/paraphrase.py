@@ -101,10 +101,11 @@ class ParaphraseScorer(Scorer):
             chi = m.get("chi2")
             for kind in SETS:
                 c = m.get(kind, {})
-                stat = f"{chi['statistic']:.3f}" if chi and kind == "rare" else ""
-                p = f"{chi['p_value']:.3g}" if chi and kind == "rare" else ""
+                stat = (f"{chi['statistic']:.3f}" if chi else "undefined") if kind == "rare" else ""
+                p = (f"{chi['p_value']:.3g}" if chi else "undefined") if kind == "rare" else ""
                 lines.append(f"| {s['model']['name']} | {m.get('layer')} | {kind} | {c.get('hits', 0)} | {c.get('misses', 0)} | {c.get('total', 0)} | {stat} | {p} |")
-        lines += ["", "Hit: F1(s(x_h), s(x)) > F1(s(x_h), s(x_a)). Chi-square of the 2x2 table rare/common x hit/miss (Yates correction).", ""]
+        lines += ["", "Hit: F1(s(x_h), s(x)) > F1(s(x_h), s(x_a)). Chi-square of the 2x2 table rare/common x hit/miss (Yates correction); "
+                  "undefined when a set is empty or every triple is a hit (or every one a miss).", ""]
         lines += [f"`{s['signature']}`" for s in summaries]
         return "\n".join(lines) + "\n"
 

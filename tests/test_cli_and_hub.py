@@ -38,7 +38,7 @@ def test_user_errors_are_one_line(runner, tiny_models, wnlampro_file, tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("1\ttest\tgood\n")
     _one_line_error(runner.invoke(cli, ["score", "wnlampro", "--model", str(tiny_models["gpt2"]), "--data", str(bad), "--out", str(tmp_path)]), "bad.txt:1:")
-    _one_line_error(runner.invoke(cli, ["publish", "wnlampro", "--repo-id", "a/b", "--version", "1.0"]), "X.Y.Z")
+    _one_line_error(runner.invoke(cli, ["publish", "wnlampro", "--repo-id", "a/b", "--version", "1.0"]), "MAJOR.MINOR.PATCH")
 
 
 def test_score_and_report_cli(runner, tiny_models, wnlampro_file, tmp_path):

@@ -41,7 +41,7 @@ def test_every_benchmark_declares_a_default_schema():
         assert "default" in schema and "id" in schema["default"], name
 
 
-def test_a_string_where_a_list_is_declared_stops_before_the_model(wnlampro_build, tmp_path):
+def test_a_string_where_a_list_is_declared_stops_before_the_model(wnlampro_build, tiny_models, tmp_path):
     folder = copy_build(wnlampro_build[0], tmp_path / "edited")
 
     def stringify(table):
@@ -52,8 +52,17 @@ def test_a_string_where_a_list_is_declared_stops_before_the_model(wnlampro_build
     rewrite_split(folder, stringify)
     with pytest.raises(DataFormatError, match="column 'targets' of default/.* is string, but wnlampro declares a list of string"):
         hub.load_data("wnlampro", str(folder))
-    result = CliRunner().invoke(cli, ["score", "wnlampro", "--data", str(folder), "--model", str(tmp_path / "no-model-needed")])
-    one_line(result, "column 'targets'")  # the data is refused before the model is even looked for
+    from wordbench.scorers.models import ModelPlan
+
+    def no_weights(self):
+        raise AssertionError("the weights were read before the data was checked")
+
+    ModelPlan.load, original = no_weights, ModelPlan.load
+    try:
+        result = CliRunner().invoke(cli, ["score", "wnlampro", "--data", str(folder), "--model", str(tiny_models["bert"])])
+    finally:
+        ModelPlan.load = original
+    one_line(result, "column 'targets'")  # the data is refused before any weights are read
 
 
 def test_a_missing_column_and_no_rows(wnlampro_build, tmp_path):

@@ -476,7 +476,7 @@ def test_data_is_checked_before_the_model_loads_and_limit_is_stratified(tmp_path
     from wordbench.benchmarks.cli import cli
 
     result = CliRunner().invoke(cli, ["score", "minpairs", "--model", str(tmp_path / "no-model"), "--data", str(tmp_path / "bad")])
-    assert result.exit_code != 0 and "no DistilLingEval sets" in result.output  # the data error, not the missing model
+    assert result.exit_code != 0 and "does not exist" in result.output  # a missing model path is named first: it costs nothing
     _distil_set(tmp_path / "d", "placeholder_ding.human", ["A b."] * 100, [f"Der Hund {i}." for i in range(100)], ["Der Ding."] * 100)
     _distil_set(tmp_path / "d", "polarity_particle_kein_del.mt", ["A b."] * 3, ["Kein Hund.", "Keine Katze.", "Kein Tier."],
                 ["Ein Hund.", "Eine Katze.", "Ein Tier."])
@@ -543,9 +543,10 @@ def test_model_family_is_checked_from_its_config_before_the_weights(tiny_models,
     from click.testing import CliRunner
 
     from wordbench.benchmarks import cli as cli_module
+    from wordbench.scorers.models import ModelPlan
 
     _distil_set(tmp_path / "d", "polarity_particle_nicht_del.human", ["He does not."], ["Er kommt nicht."], ["Er kommt."])
-    monkeypatch.setattr(cli_module, "_load", lambda *a: pytest.fail("weights loaded"))
+    monkeypatch.setattr(ModelPlan, "load", lambda self: pytest.fail("weights loaded"))
     result = CliRunner().invoke(cli_module.cli, ["score", "minpairs", "--model", str(tiny_models["bert"]), "--data", str(tmp_path / "d")])
     assert result.exit_code != 0 and "needs a seq2seq or causal model" in result.output and "is masked" in result.output
 

@@ -8,6 +8,7 @@ import warnings
 from pathlib import Path
 
 from wordbench.errors import DataFormatError
+from ..sources.base import read_utf8
 from ..sources.corpora import numbered_lines
 
 DISTIL_FILES = ("src.en", "tgt.correct.de", "tgt.incorrect.de")
@@ -101,8 +102,8 @@ def write_lingeval97(rows: list[dict], path: Path) -> None:
 def read_lingeval97(path: Path) -> list[dict]:
     """Rows from LingEval97 JSON (``source``, ``reference``, ``errors: [{type, contrastive, ...}]``)."""
     try:
-        items = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
+        items = json.loads(read_utf8(path, "LingEval97"))
+    except ValueError as exc:
         raise DataFormatError(f"{path}: not LingEval97 JSON ({exc})") from None
     if not isinstance(items, list):
         raise DataFormatError(f"{path}: LingEval97 JSON is a list of objects")

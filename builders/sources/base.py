@@ -30,6 +30,10 @@ def read_utf8(path: Path, what: str) -> str:
     if not path.is_file():
         raise SourceError(f"{what} file {path} does not exist")
     try:
-        return path.read_text(encoding="utf-8-sig")
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DataFormatError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    nul = text.find("\0")
+    if nul >= 0:  # a binary or truncated file read as text
+        raise DataFormatError(f"{path}:{text.count(chr(10), 0, nul) + 1}: a NUL byte: not a text file")
+    return text

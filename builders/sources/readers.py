@@ -23,13 +23,17 @@ def corpus_files(spec: str) -> list[Path]:
 
 
 def numbered_lines(file: Path) -> Iterator[tuple[int, str]]:
-    """(line number, decoded line with its newline) of a UTF-8 file; a line that is not UTF-8 is an error naming it."""
+    """(line number, decoded line with its newline) of a UTF-8 file, streamed, by the one reader rule: a BOM
+    dropped; a line that is not UTF-8 or holds a NUL byte is an error naming it."""
     with open(file, "rb") as f:
         for lineno, raw in enumerate(f, 1):
             try:
-                yield lineno, raw.decode("utf-8")
+                line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
             except UnicodeDecodeError as exc:
                 raise DataFormatError(f"{file}:{lineno}: not UTF-8 ({exc.reason} at byte {exc.start}); re-encode the file") from None
+            if "\0" in line:
+                raise DataFormatError(f"{file}:{lineno}: a NUL byte: not a text file")
+            yield lineno, line
 
 
 def _file_lines(file: Path, text_column: str) -> Iterator[str]:
