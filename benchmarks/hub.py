@@ -161,11 +161,17 @@ def _read_meta(folder: Path) -> dict | None:
 
 def check_writable(folder: Path, flag: str) -> None:
     """``folder`` (or its nearest existing parent) accepts new files: checked before the expensive work."""
+    import tempfile
+
     probe = Path(folder)
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        raise ConfigError(f"{flag} {folder}: cannot write into {probe}; choose a writable folder")
+    try:  # a real write: permissions alone do not tell (root, read-only mounts, /proc)
+        if not probe.is_dir():
+            raise OSError("not a folder")
+        os.rmdir(tempfile.mkdtemp(prefix=".wordbench-probe-", dir=probe))
+    except OSError as exc:
+        raise ConfigError(f"{flag} {folder}: cannot write into {probe} ({exc.strerror or exc}); choose a writable folder") from None
 
 
 def _check_out(folder: Path, name: str) -> None:

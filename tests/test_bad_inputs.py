@@ -412,3 +412,23 @@ def test_a_constant_valence_lexicon_stops_before_the_model(tmp_path):
     few = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows[:2])})}
     with pytest.raises(DataFormatError, match="needs at least 3"):
         VASTScorer().prepare(RunContext(data=few))
+
+
+def test_an_empty_split_and_an_unscored_config_are_refused(runner, tiny_models, tmp_path):
+    import datasets
+
+    only_test = tmp_path / "WNLaMPro.txt"
+    only_test.write_text("1\ttest\tgood (a,5.5,300000)\tantonym\tbad (a,5.3,200000)\n")
+    base = ["score", "wnlampro", "--model", str(tiny_models["gpt2"]), "--out", str(tmp_path / "runs")]
+    assert_one_line_error(runner.invoke(cli, base + ["--data", str(only_test), "--split", "dev"]), "the dev split", "has no rows")
+    folder = tmp_path / "wp"
+    for config, row in [("default", {"id": "line-0", "text": "the dog is here", "words": ["the", "dog", "is", "here"],
+                                     "bins": ["high"] * 4, "rates": [1e6] * 4}),
+                        ("types", {"id": "type-0", "word": "dog", "bin": "high", "rate": 1e6, "train_count": 5, "events": 1,
+                                   "neighbours": ["cat"]})]:
+        (folder / "data" / config).mkdir(parents=True)
+        datasets.Dataset.from_list([row]).to_parquet(str(folder / "data" / config / "test-00000-of-00001.parquet"))
+    (folder / "signature.json").write_text(json.dumps({"benchmark": "wordpred", "signature": "wordpred@test"}))
+    result = runner.invoke(cli, ["score", "wordpred", "--model", str(tiny_models["gpt2"]), "--data", str(folder), "--config", "types",
+                                 "--out", str(tmp_path / "runs")])
+    assert_one_line_error(result, "'types' config of wordpred data is not scored")
