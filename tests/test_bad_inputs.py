@@ -432,3 +432,8 @@ def test_an_empty_split_and_an_unscored_config_are_refused(runner, tiny_models, 
     result = runner.invoke(cli, ["score", "wordpred", "--model", str(tiny_models["gpt2"]), "--data", str(folder), "--config", "types",
                                  "--out", str(tmp_path / "runs")])
     assert_one_line_error(result, "'types' config of wordpred data is not scored")
+
+
+def test_missing_source_files_are_named_not_a_traceback(runner, tmp_path):
+    for spec in (f"{tmp_path}/a.en,{tmp_path}/b.de", f"ding:{tmp_path}/nope"):
+        assert_one_line_error(runner.invoke(cli, ["build", "minpairs", "--set", f"parallel={spec}"]), "does not exist")

@@ -6,6 +6,8 @@ import hashlib
 import os
 from pathlib import Path
 
+from .errors import SourceError
+
 
 def sha8(data: bytes | str) -> str:
     """First 8 hex digits of the SHA-256 of ``data``."""
@@ -50,7 +52,10 @@ _DIGESTS: dict[tuple[str, int, int], str] = {}
 def file_digest(path: Path) -> str:
     """The SHA-256 of one file's bytes, cached by its real path, size and mtime."""
     real = Path(path).resolve()
-    st = real.stat()
+    try:
+        st = real.stat()
+    except FileNotFoundError:
+        raise SourceError(f"{path} does not exist") from None
     key = (str(real), st.st_size, st.st_mtime_ns)
     if key not in _DIGESTS:
         h = hashlib.sha256()
