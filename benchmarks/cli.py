@@ -66,6 +66,7 @@ def describe_benchmark(name: str) -> str:
 
 @cli.command("list")
 @click.argument("name", required=False)
+@user_errors
 def list_cmd(name):
     """List the benchmarks with their versions; with NAME, every config key and scoring option of it."""
     from .registry import REGISTRY
@@ -131,7 +132,7 @@ TOKEN_OPTION = click.option("--token", metavar="TOKEN", help="Hub token (default
 @click.option("--dry-run", is_flag=True, help="Write the folder and card only; upload nothing.")
 @click.option("--changelog", help="The changelog line for this version (added to the card's changelog).")
 @click.option("--private", is_flag=True, help="Create the Hub repository as private.")
-@click.option("--replace-local", is_flag=True, help="Replace --local when it is an earlier publish of NAME with files added to it (any other folder is never replaced).")
+@click.option("--replace-local", "--force", "replace_local", is_flag=True, help="Replace --local when it is an earlier publish of NAME with files added to it (any other folder is never replaced; --force: the former name).")
 @TOKEN_OPTION
 @SET_OPTION
 @FAITHFUL_OPTION
@@ -253,18 +254,18 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
         from wordbench.scorers.models.seq2seq import Seq2SeqOptions
 
         spec.parse(Seq2SeqOptions, _options(model_opts, "--model-option"), source="--model-option")
-    if bool(model_names) == bool(samples or opts.get("baseline")):
+    scorer = get(name).scorer(**opts)  # typed: an unknown benchmark or option fails before anything loads
+    if bool(model_names) == bool(getattr(scorer.options, "samples", None) or getattr(scorer.options, "baseline", None)):
         raise click.UsageError("give --model, or (tendencies) --samples FILE or --option baseline=trigram, not both")
 
     # Cheap checks first: every model's path, config, family and tokenizer before any data loads; the weights
     # load in the runner once the data is checked and the run folder is locked.
-    scorer = get(name).scorer(**opts)
     plans = []
     for model_name in model_names:
         if distributed.world().main and not as_json:
             click.echo(f"checking {model_name} ...", err=True)
         plan = _plan(model_name, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts)
-        scorer.check_family(plan.family, model_name)
+        scorer.check_model(plan)  # the family, and what a scorer asks of the model (VAST: its layers)
         plans.append(plan)
 
     runs, ok = [], False

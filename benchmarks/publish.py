@@ -55,7 +55,7 @@ def _merge_history(new_version: str, previous: list[str]) -> list[str]:
 
 def check_version(version: str) -> None:
     if not VERSION.fullmatch(version):
-        raise ConfigError(f"version must be MAJOR.MINOR.PATCH in ASCII digits without leading zeros (e.g. 1.0.0), got '{version}'")
+        raise ConfigError(f"version must be MAJOR.MINOR.PATCH in ASCII digits without leading zeros (e.g. 1.0.0), got {version!r}")
 
 
 def _inside(a: Path, b: Path) -> bool:

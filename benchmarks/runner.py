@@ -84,11 +84,12 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
         distributed.barrier(w)
     if config in dataset and config != "default":  # e.g. minpairs' counts, wordpred's types: read by the scorer, not scored
         raise ConfigError(f"the '{config}' config of {name} data is not scored (it supports the 'default' config's scoring): use --config default")
-    # One frozen context: a scorer that generates its items (tendencies) caps them by the limit too.
-    scorer.prepare(RunContext(data=dataset, limit=limit, faithful=scorer.faithful, paper=bench.paper))
     rows = select(dataset, config, split, limit, scorer=scorer)
     if not rows:  # a number over no items would be no number at all
         raise ConfigError(f"the {split} split of the {config} config has no rows to score: choose another --split")
+    # One frozen context: a scorer that generates its items (tendencies) caps them by the limit too.
+    scorer.prepare(RunContext(data=dataset, rows=tuple(rows), limit=limit, faithful=scorer.faithful, paper=bench.paper,
+                              config=config, split=split))
     items = scorer.work_items(rows)
     if callable(model) and not hasattr(model, "family"):
         model = model(scorer)

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import datasets
+import pyarrow as pa
 
 from wordbench.errors import DataFormatError
 
 NUMERIC = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64")
 
 
-def _arrow(feature) -> object:
-    return datasets.Features({"x": feature}).type
+def _arrow(feature) -> pa.DataType:
+    return datasets.Features({"x": feature}).arrow_schema.field("x").type
 
 
 def _numeric(feature) -> bool:
@@ -40,9 +41,16 @@ def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, 
                 actual = ds.features[column]
                 if actual == feature or _arrow(actual) == _arrow(feature):
                     continue
+                if str(_arrow(actual)) == "null":  # every value missing
+                    raise DataFormatError(f"{where}: column '{column}' of {config}/{split} holds no value at all "
+                                          f"({name} declares {_describe(feature)})")
                 if (_numeric(actual) and _numeric(feature)) or "null" in str(_arrow(actual)):
-                    # another number width, or a list that holds no value anywhere (arrow types it list<null>)
-                    ds = ds.cast_column(column, feature)
+                    # another number width, or lists that are all empty (arrow types them list<null>)
+                    try:
+                        ds = ds.cast_column(column, feature)
+                    except (ValueError, TypeError, pa.ArrowException) as exc:
+                        raise DataFormatError(f"{where}: column '{column}' of {config}/{split} cannot be read as "
+                                              f"{_describe(feature)}: {str(exc).splitlines()[0]}") from None
                     continue
                 raise DataFormatError(f"{where}: column '{column}' of {config}/{split} is {_describe(actual)}, "
                                       f"but {name} declares {_describe(feature)}")
@@ -52,6 +60,8 @@ def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, 
         if "id" in declared:  # records are keyed by id: two rows with one id would share one record
             seen: dict[str, str] = {}
             for split, ds in checked.items():
+                if ds.data.column("id").null_count:
+                    raise DataFormatError(f"{where}: {config}/{split} has rows without an id")
                 for n, ident in enumerate(ds["id"]):
                     if ident in seen:
                         raise DataFormatError(f"{where}: the id {ident!r} appears twice in the {config} config ({seen[ident]} and {split} row {n + 1})")

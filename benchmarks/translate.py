@@ -18,11 +18,10 @@ def write_translations(model_name: str, sources: list[str], out, beam: int = 5, 
     import os
     from pathlib import Path
 
-    from wordbench.errors import ConfigError
+    from .hub import check_writable
 
     out = Path(out)
-    if not out.parent.is_dir():
-        raise ConfigError(f"--out {out}: the folder {out.parent} does not exist")
+    check_writable(out.parent, "--out")  # before the model loads
     texts = cached_translations(model_name, sources, beam, True, prompt, max_new_tokens, device=device, dtype=dtype)
     tmp = out.with_name(f".{out.name}.{os.getpid()}")
     tmp.write_text("".join(" ".join(t.split()) + "\n" for t in texts), encoding="utf-8")  # a translation is one line

@@ -97,6 +97,14 @@ class Config(Spec):
     faithful: bool = faithful_opt()
 
     def validate(self) -> None:
+        settings = () if self.settings == "auto" else self.settings
+        if self.language != "en" and set(settings) & set(TEMPLATE_SETTINGS):
+            raise ConfigError(f"the aligned and misaligned templates exist in English only (the paper publishes no translation): "
+                              f"use settings=bleached (or bleached,random with a {LANGUAGES[self.language]} corpus) for language={self.language}")
+        if self.language != "en" and "random" in settings and self.corpus in (OFFLINE_EN, GENSIM_WIKI):
+            raise ConfigError(f"random contexts for language={self.language} need a {LANGUAGES[self.language]} corpus (corpus=FILE|FOLDER|hf:ID)")
+        if self.similarity and self.language != "en":
+            raise ConfigError("the word-similarity tasks are English: use them with language=en")
         if (self.scale_low is None) != (self.scale_high is None):
             raise ConfigError("give scale_low and scale_high together (the lexicon's scale)")
         if self.scale_low is not None and self.scale_high is not None and not self.scale_low < self.scale_high:
@@ -196,18 +204,10 @@ class VASTBuilder(Builder):
         if config.settings == "auto":
             return list(SETTINGS) if config.language == "en" else ["bleached"]
         settings = list(config.settings)
-        if config.language != "en" and set(settings) & set(TEMPLATE_SETTINGS):
-            raise ConfigError(f"the aligned and misaligned templates exist in English only (the paper publishes no translation): "
-                              f"use settings=bleached (or bleached,random with a {LANGUAGES[config.language]} corpus) for language={config.language}")
-        if config.language != "en" and "random" in settings and config.corpus in (OFFLINE_EN, GENSIM_WIKI):
-            raise ConfigError(f"random contexts for language={config.language} need a {LANGUAGES[config.language]} corpus (corpus=FILE|FOLDER|hf:ID)")
         return settings
 
     def _similarity(self, config: Config) -> list[SimilarityTask]:
-        tasks = [load_similarity(spec) for spec in config.similarity]
-        if tasks and config.language != "en":
-            raise ConfigError("the word-similarity tasks are English: use them with language=en")
-        return tasks
+        return [load_similarity(spec) for spec in config.similarity]
 
     def sources(self, config: Config) -> list[SourceInfo]:
         out = [self._lexicon(config).info] + [lex.info for lex in self._union(config)] + [t.info for t in self._similarity(config)]

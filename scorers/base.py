@@ -19,13 +19,17 @@ class NoOptions(Spec):
 
 @dataclass(frozen=True)
 class RunContext:
-    """What a run is, given to the scorer once (``prepare``) before the model loads: the data, the --limit,
-    the --faithful switch and the paper it names. Nothing else sets state on a scorer from outside."""
+    """What a run is, given to the scorer once (``prepare``) before the model loads: the data, the selected
+    rows, the --limit, the --faithful switch and the paper it names. The model comes with its own identity
+    (``model.info``) to ``score``. Nothing else sets state on a scorer from outside."""
 
     data: dict = field(default_factory=dict)  # {dataset config: DatasetDict}
+    rows: tuple = ()  # the rows selected for scoring (config, split, --limit sample)
     limit: int | None = None
     faithful: bool = False
     paper: str = ""
+    config: str = "default"
+    split: str = "test"
 
 
 class Scorer:
@@ -49,6 +53,11 @@ class Scorer:
     @property
     def limit(self) -> int | None:
         return self.context.limit
+
+    @property
+    def opts(self):
+        """The former name of ``options``."""
+        return self.options
 
     @property
     def settings(self) -> dict[str, object]:

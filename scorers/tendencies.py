@@ -66,6 +66,8 @@ class Options(Spec):
     def validate(self) -> None:
         if self.baseline and self.samples:
             raise ConfigError("tendencies: give baseline=trigram or --samples, not both")
+        if self.backend == "vllm" and "beam" in self.strategies:
+            raise ConfigError("tendencies: vLLM has no beam sampling: drop beam from strategies, or use backend=hf")
 
 
 class TendenciesScorer(Scorer):
@@ -102,6 +104,12 @@ class TendenciesScorer(Scorer):
         return {**generation, "backend": o.backend, "perplexity": o.perplexity, **analysis}
 
     # --- what is scored ---------------------------------------------------------------------------
+    def check_family(self, family: str, model_name: str) -> None:
+        """As every scorer's, and backend=vllm takes a causal model only (asked before the weights load)."""
+        super().check_family(family, model_name)
+        if self.options.backend == "vllm" and not self.options.baseline and family != "causal":
+            raise ConfigError(f"tendencies: backend=vllm generates with causal models only; {model_name} is {family} (use backend=hf)")
+
     def run_info(self, model) -> ModelInfo:
         if self.options.samples:
             path = Path(self.options.samples)

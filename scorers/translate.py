@@ -9,7 +9,7 @@ from wordbench.cache import cache_dir
 from wordbench.hashing import sha8
 from wordbench.identity import model_version
 
-from .models import ModelError, ScoringModel, load_model
+from .models import ModelError, ScoringModel, plan_model
 
 DEFAULT_PROMPT = "Translate English to German.\nEnglish: {source}\nGerman:"
 
@@ -45,7 +45,14 @@ def cached_translations(model_name: str, sources: Sequence[str], beam: int = 5, 
     path = cache_dir("translations") / f"{key}.json"
     if path.exists():
         return json.loads(path.read_text(encoding="utf-8"))
-    model = load_model(model_name, device=device, dtype=dtype, progress=progress)
+    plan = plan_model(model_name, device=device, dtype=dtype, progress=progress)  # family and prompt before the weights
+    if plan.family not in ("seq2seq", "causal"):
+        raise ModelError(f"{model_name} is a {plan.family} model: translation needs a seq2seq (or prompted causal) model")
+    if plan.family == "causal":
+        if prompt is None:
+            raise ModelError(f"{model_name} is a causal model, not seq2seq: give a translation prompt with {{source}}")
+        check_prompt(prompt)
+    model = plan.load()
     out = translate(model, sources, beam, prompt, max_new_tokens)  # an empty translation is counted as unanalyzable by the build
     path.write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
     return out

@@ -222,6 +222,15 @@ class VASTScorer(Scorer):
         return (row["group"] in POLAR or row["group"].startswith(("weat:", "sim:"))
                 or (row["group"] == "basis" and row["word"] in _WEAT_TERMS))
 
+    def check_model(self, model) -> None:
+        """As every scorer's, and the layer options within the model's layers (a plan knows them from its config,
+        so the CLI asks before the data and the weights load)."""
+        super().check_model(model)
+        for key in ("layer", "best_layer"):
+            value = getattr(self.options, key)
+            if value is not None and value > model.num_layers:
+                raise ConfigError(f"vast: {key}={value} but {model.info.name} has layers 0..{model.num_layers}")
+
     def _layer(self, model) -> int:
         layer = model.num_layers if self.options.layer is None else int(self.options.layer)
         if not 0 <= layer <= model.num_layers:

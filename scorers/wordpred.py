@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from . import plots
+from wordbench.builders.sources.corpora import corpus_problem
 from wordbench.spec import Spec, opt, parse_bool
 
 from .base import RunContext, Scorer
@@ -30,7 +31,8 @@ MISS_PENALTY = 100.0  # the seed's -ln p for a word missed by top-1 and top-10 (
 
 @dataclasses.dataclass(frozen=True)
 class Options(Spec):
-    finetune: str | None = opt(None, "a train corpus spec: one pass of causal-LM fine-tuning before scoring (section 2.1; causal models)")
+    finetune: str | None = opt(None, "a train corpus spec: one pass of causal-LM fine-tuning before scoring (section 2.1; causal models)",
+                               check=corpus_problem)
     finetune_epochs: float = opt(1.0, "passes over the finetune corpus", gt=0)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 
+import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -118,3 +119,38 @@ def test_an_edited_folder_is_scored_into_a_new_run_folder(wnlampro_build, tiny_m
     second = score("wnlampro", model, str(folder), "test", 12, tmp_path / "runs", progress=False)
     assert first.path != second.path
     assert json.loads((first.path / "summary.json").read_text())["signature"] != json.loads((second.path / "summary.json").read_text())["signature"]
+
+
+def test_a_float_in_an_integer_column_and_missing_ids_are_one_line(wnlampro_build, tmp_path):
+    folder = copy_build(wnlampro_build[0], tmp_path / "floats")
+
+    def fractional(table):
+        i = table.schema.get_field_index("keyword_count")
+        return table.set_column(i, "keyword_count", pa.array([0.5] * table.num_rows)).replace_schema_metadata(None)
+
+    rewrite_split(folder, fractional)  # keyword_count is float64 already: this one is fine ...
+    hub.load_data("wnlampro", str(folder))
+    ids = copy_build(wnlampro_build[0], tmp_path / "no-ids")
+
+    def no_ids(table):
+        i = table.schema.get_field_index("id")
+        return table.set_column(i, "id", pa.array([None] * table.num_rows, pa.string())).replace_schema_metadata(None)
+
+    rewrite_split(ids, no_ids)
+    with pytest.raises(DataFormatError, match="rows without an id"):
+        hub.load_data("wnlampro", str(ids))
+    nulls = copy_build(wnlampro_build[0], tmp_path / "nulls")
+    rewrite_split(nulls, lambda t: t.set_column(t.schema.get_field_index("targets"), "targets",
+                                                pa.nulls(t.num_rows)).replace_schema_metadata(None))
+    with pytest.raises(DataFormatError, match="column 'targets' .* holds no value at all"):
+        hub.load_data("wnlampro", str(nulls))
+
+
+def test_a_value_that_cannot_be_cast_is_one_line(tmp_path):
+    from wordbench.benchmarks.schema import check_data
+
+    schema = {"default": REGISTRY["wordpred"].builder_class.schema["types"]}
+    row = {"id": "t", "word": "dog", "bin": "high", "rate": 1.0, "train_count": 1.5, "events": 1, "neighbours": ["cat"]}
+    data = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list([row])})}
+    with pytest.raises(DataFormatError, match="column 'train_count' .* cannot be read as int64"):
+        check_data("wordpred", schema, data, "here")

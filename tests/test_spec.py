@@ -117,7 +117,7 @@ def config(name):
     ("vast", ["scale_low=1"], "give scale_low and scale_high together"),
     ("vast", ["settings=bleached,nope"], "'settings'"),
     ("wnlampro", ["seed=-1"], "'seed' must be >= 0"),
-    ("wnlampro", ["seed=12345678901234567890"], "'seed' must be <= 4.29497e+09"),
+    ("wnlampro", ["seed=12345678901234567890"], "'seed' must be <= 4294967295"),
     ("wnlampro", ["senses=2", "senses=3"], "senses is given twice"),
     ("minpairs", ["phenomena=np_agreement,nope"], "'phenomena'"),
     ("minpairs", ["mt_shares=1,2"], "needs one non-negative share per MT system"),
@@ -216,3 +216,34 @@ def test_list_version_equals_build_signature_and_card(wnlampro_build):
     for name, bench in REGISTRY.items():  # every benchmark: the registry holds no version of its own
         assert "version" not in {f.name for f in dataclasses.fields(bench)}
         assert bench.version == bench.builder_class.version
+
+
+def test_review_cases_are_refused_or_accepted_as_declared(tmp_path):
+    """Found by an independent reading: shares may repeat, values are quoted, option rules are declared."""
+    cfg = config("minpairs")
+    assert spec.parse(cfg, ["references=human,mt", "mt_translations=a.de,b.de", "mt_shares=1,1"]).mt_shares == (1.0, 1.0)
+    with pytest.raises(ConfigError) as exc:
+        spec.parse(config("wnlampro"), ["cohyponym_path=keyword\nfoo"])
+    assert "\n" not in str(exc.value) and "'keyword\\nfoo'" in str(exc.value)
+    with pytest.raises(ConfigError, match="vLLM has no beam sampling"):
+        REGISTRY["tendencies"].scorer(backend="vllm")
+    assert REGISTRY["tendencies"].scorer(backend="vllm", strategies="ancestral,nucleus").options.backend == "vllm"
+    with pytest.raises(ConfigError, match="'finetune': corpus .* does not exist"):
+        REGISTRY["wordpred"].scorer(finetune=str(tmp_path / "nope.txt"))
+    with pytest.raises(ConfigError, match="templates exist in English only"):
+        spec.parse(config("vast"), ["language=pt", "settings=aligned"])
+
+
+def test_cli_review_cases(tiny_models, tmp_path):
+    from click.testing import CliRunner
+
+    runner = CliRunner()
+    result = runner.invoke(cli, ["list", "nope"])
+    assert result.exit_code == 1 and "unknown benchmark 'nope'" in result.output and "Traceback" not in result.output
+    # baseline=none is no baseline: the model is then required, and checked first
+    result = runner.invoke(cli, ["score", "tendencies", "--model", str(tmp_path / "no-model"), "--option", "baseline=none",
+                                 "--out", str(tmp_path / "runs")])
+    assert result.exit_code == 1 and "does not exist" in result.output
+    result = runner.invoke(cli, ["score", "vast", "--model", str(tiny_models["bert"]), "--option", "layer=99", "--out", str(tmp_path / "r"),
+                                 "--data", str(tmp_path / "never-read")])
+    assert result.exit_code == 1 and "layer=99" in result.output and "layers 0..2" in result.output

@@ -20,8 +20,17 @@ def local_model_version(path: Path) -> str:
 
 
 def model_version(name_or_path: str, revision: str | None = None, commit: str | None = None) -> str:
-    """``sha256-XXXXXXXX`` of a local model's files, else the Hub revision (or the resolved commit, else ``main``)."""
+    """``sha256-XXXXXXXX`` of a local model's files, else the Hub revision, else the commit it resolves to (given,
+    or the one the local Hub cache holds for ``main``, as a scored model's config names it), else ``main``."""
     path = Path(name_or_path).expanduser()
     if path.exists():
         return local_model_version(path)
-    return revision or commit or "main"
+    return revision or commit or cached_commit(name_or_path) or "main"
+
+
+def cached_commit(repo_id: str, revision: str = "main") -> str | None:
+    """The commit the local Hub cache resolved ``revision`` of a model repo to (no network)."""
+    from huggingface_hub.constants import HF_HUB_CACHE
+
+    ref = Path(HF_HUB_CACHE) / f"models--{repo_id.replace('/', '--')}" / "refs" / revision
+    return ref.read_text().strip() or None if ref.is_file() else None

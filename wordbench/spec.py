@@ -84,8 +84,7 @@ def _scalar(key: str, raw: Any, hint, meta: dict) -> Any:
         for choice in choices:
             if raw == choice or (isinstance(raw, str) and not isinstance(choice, str) and raw.strip() == str(choice)):
                 return choice
-        shown = raw if isinstance(raw, str) else repr(raw)
-        raise ConfigError(f"'{key}' must be one of {', '.join(map(str, choices))}, got '{shown}'")
+        raise ConfigError(f"'{key}' must be one of {', '.join(map(str, choices))}, got {raw!r}")
     if hint is bool:
         return parse_bool(key, raw)
     if hint is int:
@@ -96,14 +95,14 @@ def _scalar(key: str, raw: Any, hint, meta: dict) -> Any:
         try:
             return int(raw.strip()) if isinstance(raw, str) else raw
         except ValueError:
-            raise ConfigError(f"'{key}' expects an integer, got '{raw}'") from None
+            raise ConfigError(f"'{key}' expects an integer, got {raw!r}") from None
     if hint is float:
         if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
             raise ConfigError(f"'{key}' expects a number, got {raw!r}")
         try:
             value = float(raw)
         except ValueError:
-            raise ConfigError(f"'{key}' expects a number, got '{raw}'") from None
+            raise ConfigError(f"'{key}' expects a number, got {raw!r}") from None
         if meta.get("finite", True) and not math.isfinite(value):
             raise ConfigError(f"'{key}' must be a finite number, got {raw}")
         return value
@@ -124,9 +123,9 @@ def _list(key: str, raw: Any, hint, meta: dict) -> tuple:
     else:
         raise ConfigError(f"'{key}' expects {type_name(hint)}, got {raw!r}")
     if any(isinstance(p, str) and p == "" for p in parts):
-        raise ConfigError(f"'{key}' has an empty item in '{raw}'")
+        raise ConfigError(f"'{key}' has an empty item in {raw!r}")
     values = tuple(_value(key, p, item, meta) for p in parts)
-    if len(set(values)) < len(values):
+    if item not in (int, float) and len(set(values)) < len(values):  # names and choices once; numbers (shares) may repeat
         raise ConfigError(f"'{key}' names an item twice: '{','.join(map(str, values))}'")
     return values
 
@@ -144,7 +143,7 @@ def _value(key: str, raw: Any, hint, meta: dict) -> Any:
         if lists:  # the list's message names the bad item; the other arms are the alternatives
             others = " or ".join(type_name(a) for a in errors if typing.get_origin(a) is not tuple)
             raise ConfigError(f"{lists[0]} (or {others})")
-        raise ConfigError(f"'{key}' expects {type_name(hint)}, got '{raw}'")
+        raise ConfigError(f"'{key}' expects {type_name(hint)}, got {raw!r}")
     if origin is tuple:
         return _list(key, raw, hint, meta)
     return _scalar(key, raw, hint, meta)
@@ -177,7 +176,7 @@ def check_range(key: str, value: Any, meta: dict) -> None:
                                 ("le", lambda b: v <= b, "<="), ("lt", lambda b: v < b, "<")):
             b = meta.get(bound)
             if b is not None and not ok(b):
-                raise ConfigError(f"'{key}' must be {word} {b:g}, got {v}")
+                raise ConfigError(f"'{key}' must be {word} {_number(b)}, got {v!r}")
     if meta.get("check") is not None:
         message = meta["check"](value)
         if message:
@@ -236,7 +235,7 @@ def parse(cls: type, items: Iterable[str] | dict[str, Any] | None = None, *, sou
         values[key] = convert(key, raw, hints[key], fields[key].metadata)
     for key, switch in (fixed or {}).items():
         if key in values and values[key] != switch:
-            raise ConfigError(f"{source} {key}={values[key]} contradicts --{key}: give one of them")
+            raise ConfigError(f"{source} {key}={values[key]!r} contradicts --{key}: give one of them")
         values[key] = switch
     return cls(**values)
 
@@ -278,8 +277,12 @@ def _shown(value: Any) -> str:
     return repr(value) if isinstance(value, str) and (value == "" or value != value.strip() or "\n" in value) else str(value)
 
 
+def _number(b: float) -> str:
+    return str(int(b)) if float(b).is_integer() else f"{b:g}"
+
+
 def _bounds(meta: dict) -> str:
-    parts = [f"{word} {meta[k]:g}" for k, word in (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<")) if meta.get(k) is not None]
+    parts = [f"{word} {_number(meta[k])}" for k, word in (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<")) if meta.get(k) is not None]
     return ", ".join(parts)
 
 

@@ -17,6 +17,13 @@ from .readers import _file_lines, _hf_lines, corpus_files, load_hf_dataset, numb
 from .wordnet import load_wordnet
 
 
+def corpus_problem(spec: str) -> str | None:
+    """What is wrong with a corpus spec before it is read (None: nothing): a local path must exist."""
+    if spec in (GENSIM_WIKI, OFFLINE_EN) or (spec.startswith("hf:") and spec[3:].strip()):
+        return None
+    return None if Path(spec).expanduser().exists() else f"corpus {spec} does not exist: give a file, a folder, hf:ID, gensim-wiki or offline-en"
+
+
 def iter_corpus_lines(spec: str, text_column: str = "text") -> Iterator[str]:
     """Yield the lines of a corpus spec: a file, a folder of ``*.txt``/``*.jsonl``, ``hf:ID[:CONFIG[:SPLIT]]``,
     or ``gensim-wiki`` (the offline default, one sentence per line)."""

@@ -146,6 +146,12 @@ class ModelPlan:
     progress: bool
     options: dict
 
+    @property
+    def num_layers(self) -> int:
+        """Transformer layers, from the config (as ``ScoringModel.num_layers`` after loading)."""
+        config = self.config.get_text_config() if hasattr(self.config, "get_text_config") else self.config
+        return int(getattr(config, "num_hidden_layers", None) or getattr(config, "n_layer"))
+
     def load(self) -> ScoringModel:
         """Read the weights; a head the family needs that the checkpoint lacks, or token ids beyond the
         embedding, stop with one line instead of scoring a randomly initialised model."""
@@ -255,24 +261,10 @@ def plan_model(
     return ModelPlan(name_or_path, family, info, tokenizer, config, source, kwargs, device, dev, batch_size, progress, options)
 
 
-def load_model(
-    name_or_path: str,
-    family: str | None = None,
-    device: str = "auto",
-    dtype: str = "auto",
-    batch_size: int | str = "auto",
-    revision: str | None = None,
-    trust_remote_code: bool = False,
-    allow_pickle: bool = False,
-    options: dict | None = None,
-    progress: bool = False,
-) -> ScoringModel:
-    """Load a model for scoring; one object per family with one vocabulary (see DESIGN.md).
-
-    ``device="shard"`` spreads a model too big for one GPU over all GPUs (``device_map="auto"``).
-    Pickle checkpoints are refused unless ``allow_pickle``; remote code runs only with ``trust_remote_code``.
-    ``options`` are the family's own settings (seq2seq: ``infill=auto|sentinel|mask``, ``states=encoder|decoder``);
-    the run signature names them. ``plan_model(...).load()`` does the same in two steps.
-    """
-    return plan_model(name_or_path, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, options,
-                      progress).load()
+def load_model(name_or_path: str, *args, **kwargs) -> ScoringModel:
+    """Load a model for scoring; one object per family with one vocabulary (see DESIGN.md). The arguments are
+    ``plan_model``'s: ``family``, ``device`` (``"shard"`` spreads a model too big for one GPU over all GPUs),
+    ``dtype``, ``batch_size``, ``revision``, ``trust_remote_code`` (remote code runs only when asked),
+    ``allow_pickle`` (pickle checkpoints are refused otherwise), ``options`` (seq2seq: ``infill``, ``states``;
+    the run signature names them) and ``progress``. ``plan_model(...).load()`` does the same in two steps."""
+    return plan_model(name_or_path, *args, **kwargs).load()
