@@ -20,6 +20,7 @@ import datasets
 from wordbench.spec import as_dict as config_dict, parse
 from wordbench.errors import ConfigError, DataFormatError, SourceError
 from wordbench.cache import cache_dir
+from wordbench.files import check_writable  # noqa: F401 - re-exported for the commands
 from wordbench.hashing import file_sha8
 
 from .schema import check_data
@@ -157,21 +158,6 @@ def _read_meta(folder: Path) -> dict | None:
         raise DataFormatError(f"{path}: not a wordbench signature file (an object with 'benchmark' and 'signature' expected); "
                               "delete the folder to rebuild")
     return meta
-
-
-def check_writable(folder: Path, flag: str) -> None:
-    """``folder`` (or its nearest existing parent) accepts new files: checked before the expensive work."""
-    import tempfile
-
-    probe = Path(folder)
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    try:  # a real write: permissions alone do not tell (root, read-only mounts, /proc)
-        if not probe.is_dir():
-            raise OSError("not a folder")
-        os.rmdir(tempfile.mkdtemp(prefix=".wordbench-probe-", dir=probe))
-    except OSError as exc:
-        raise ConfigError(f"{flag} {folder}: cannot write into {probe} ({exc.strerror or exc}); choose a writable folder") from None
 
 
 def _check_out(folder: Path, name: str) -> None:

@@ -18,7 +18,7 @@ def write_translations(model_name: str, sources: list[str], out, beam: int = 5, 
     import os
     from pathlib import Path
 
-    from .hub import check_writable
+    from wordbench.files import check_writable
 
     out = Path(out)
     check_writable(out.parent, "--out")  # before the model loads

@@ -1,0 +1,186 @@
+"""Runs collected into one results dataset, a leaderboard that grows with every published run.
+
+The folder (``publish-results --local DIR``, or the Hub repository it is uploaded to) holds two dataset configs:
+``results`` (one row per model x benchmark x metric cell, with the full run signature, the model's version, the
+library versions, n and the interval where the scorer gives one) and ``details`` (one row per scored item, the
+record as JSON), plus each run's ``summary.json`` and ``report.md`` under ``runs/<benchmark>/<model>/<hash>/``.
+The card's body is the leaderboard: each benchmark's tables with every published model side by side, regenerated
+from the stored summaries on every publish. A run published again (same signature) replaces its rows.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import date
+from pathlib import Path
+
+import datasets
+
+from wordbench.errors import ConfigError, DataFormatError
+
+from .registry import get
+from .results import RunFolder
+
+MARKER = ".wordbench-results.json"  # written into every results folder: the only folders this module replaces
+MAX_LIST = 64  # numeric lists up to this long become indexed cells (per-layer curves); longer ones are figure data
+COUNT_KEYS = ("n", "total", "events", "documents")
+RESULT_FEATURES = datasets.Features({
+    "benchmark": datasets.Value("string"), "model": datasets.Value("string"), "model_version": datasets.Value("string"),
+    "family": datasets.Value("string"), "dtype": datasets.Value("string"), "metric": datasets.Value("string"),
+    "value": datasets.Value("float64"), "n": datasets.Value("int64"), "ci_low": datasets.Value("float64"),
+    "ci_high": datasets.Value("float64"), "split": datasets.Value("string"), "data": datasets.Value("string"),
+    "run": datasets.Value("string"), "signature": datasets.Value("string"), "wordbench": datasets.Value("string"),
+    "transformers": datasets.Value("string"), "torch": datasets.Value("string"), "published": datasets.Value("string"),
+})
+DETAIL_FEATURES = datasets.Features({
+    "benchmark": datasets.Value("string"), "model": datasets.Value("string"), "run": datasets.Value("string"),
+    "id": datasets.Value("string"), "record": datasets.Value("string"),
+})
+
+
+def metric_cells(metrics: dict, n: int | None = None, prefix: str = "") -> list[dict]:
+    """Every numeric leaf of a summary's metrics as ``{metric, value, n, ci_low, ci_high}``: the metric is the
+    path (``antonym/all/mrr``); ``X_ci`` pairs are the interval of ``X``; n is the nearest count above the cell."""
+    here = next((metrics[k] for k in COUNT_KEYS if isinstance(metrics.get(k), int) and not isinstance(metrics.get(k), bool)), n)
+    out = []
+    for key, value in metrics.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out += metric_cells(value, here, path + "/")
+        elif _number(value) and not key.endswith("_ci"):
+            ci = metrics.get(f"{key}_ci")
+            low, high = (ci if isinstance(ci, (list, tuple)) and len(ci) == 2 and all(map(_number, ci)) else (None, None))
+            out.append({"metric": path, "value": float(value), "n": here, "ci_low": low, "ci_high": high})
+        elif isinstance(value, list) and 0 < len(value) <= MAX_LIST and all(map(_number, value)) and not key.endswith("_ci"):
+            out += [{"metric": f"{path}/{i}", "value": float(v), "n": here, "ci_low": None, "ci_high": None} for i, v in enumerate(value)]
+    return out
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value  # NaN is no cell
+
+
+def result_rows(run: RunFolder, published: str) -> list[dict]:
+    s = run.summary()
+    m, versions = s["model"], s.get("versions", {})
+    base = {"benchmark": s["benchmark"], "model": m["name"], "model_version": m.get("version", ""), "family": m.get("family", ""),
+            "dtype": m.get("dtype", ""), "split": s.get("split", ""), "data": str(s.get("data", "")), "run": run.path.name,
+            "signature": s["signature"], "wordbench": versions.get("wordbench", ""), "transformers": versions.get("transformers", ""),
+            "torch": versions.get("torch", ""), "published": published}
+    return [{**base, **cell} for cell in metric_cells(s["metrics"], s.get("n"))]
+
+
+def detail_rows(run: RunFolder) -> list[dict]:
+    s = run.summary()
+    return [{"benchmark": s["benchmark"], "model": s["model"]["name"], "run": run.path.name, "id": str(r["id"]),
+             "record": json.dumps(r, ensure_ascii=False, sort_keys=True)} for r in run.records()]
+
+
+def check_results_folder(folder: Path) -> None:
+    """``folder`` is new, empty, or a results folder this module wrote (its marker): nothing else is touched."""
+    if folder.is_symlink():
+        raise ConfigError(f"--local {folder} is a symlink: give the real folder")
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"--local {folder} is a file: give a folder")
+    if folder.is_dir() and any(folder.iterdir()) and not (folder / MARKER).is_file():
+        raise ConfigError(f"--local {folder} is not a wordbench results folder: choose a new or empty folder")
+
+
+def _read(folder: Path, config: str, features: datasets.Features) -> list[dict]:
+    files = sorted((folder / "data" / config).glob("*.parquet"))
+    if not files:
+        return []
+    import pyarrow.parquet as pq
+
+    try:
+        return [row for f in files for row in pq.read_table(f).to_pylist()]
+    except Exception as exc:  # noqa: BLE001 - a damaged parquet: one line
+        raise DataFormatError(f"{folder}: cannot read the {config} rows ({str(exc).splitlines()[0]}); restore the folder") from None
+
+
+def _write(folder: Path, config: str, rows: list[dict], features: datasets.Features) -> None:
+    target = folder / "data" / config
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    table = datasets.Dataset.from_list(rows, features=features) if rows else datasets.Dataset.from_dict({k: [] for k in features}, features=features)
+    table.to_parquet(str(target / "train-00000-of-00001.parquet"))
+
+
+def collect(runs: list[Path], folder: Path, records: bool = True) -> dict:
+    """Add ``runs`` to the results folder (replacing the rows of a run published before), rewrite its card;
+    returns counts of what it holds."""
+    folder = Path(folder)
+    check_results_folder(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / MARKER).write_text(json.dumps({"kind": "wordbench-results"}) + "\n")
+    new = [RunFolder(Path(p)) for p in runs]
+    for run in new:
+        summary = run.summary()  # one-line error when the folder is not a finished run
+        get(summary["benchmark"])  # a known benchmark
+    today = date.today().isoformat()
+    replaced = {run.path.name for run in new}
+    results = [r for r in _read(folder, "results", RESULT_FEATURES) if r["run"] not in replaced]
+    details = [r for r in _read(folder, "details", DETAIL_FEATURES) if r["run"] not in replaced]
+    for run in new:
+        results += result_rows(run, today)
+        if records:
+            details += detail_rows(run)
+        s = run.summary()
+        dest = folder / "runs" / s["benchmark"] / run.path.parent.name / run.path.name
+        shutil.rmtree(dest, ignore_errors=True)
+        dest.mkdir(parents=True)
+        for name in ("summary.json", "report.md", "signature.txt"):
+            if (run.path / name).is_file():
+                shutil.copy2(run.path / name, dest / name)
+    results.sort(key=lambda r: (r["benchmark"], r["model"], r["run"], r["metric"]))
+    details.sort(key=lambda r: (r["benchmark"], r["model"], r["run"], r["id"]))
+    _write(folder, "results", results, RESULT_FEATURES)
+    _write(folder, "details", details, DETAIL_FEATURES)
+    summaries = stored_summaries(folder)
+    (folder / "README.md").write_text(card(summaries))
+    (folder / "leaderboard.md").write_text(leaderboard_markdown(summaries))
+    return {"runs": len(summaries), "models": len({s["model"]["name"] for s in summaries}), "result_rows": len(results),
+            "detail_rows": len(details)}
+
+
+def stored_summaries(folder: Path) -> list[dict]:
+    out = []
+    for path in sorted((Path(folder) / "runs").glob("*/*/*/summary.json")):
+        out.append(json.loads(path.read_text(encoding="utf-8")))
+    return out
+
+
+def leaderboard_markdown(summaries: list[dict]) -> str:
+    """Per benchmark: the runs (model, version, n, date of the run's scoring), then its tables side by side."""
+    from .runner import differing_settings
+
+    parts = []
+    for name in sorted({s["benchmark"] for s in summaries}):
+        group = sorted((s for s in summaries if s["benchmark"] == name), key=lambda s: s["model"]["name"])
+        rows = ["| model | version | family | dtype | n |", "|---|---|---|---|---|"]
+        rows += [f"| {s['model']['name']} | {s['model'].get('version', '')} | {s['model'].get('family', '')} | "
+                 f"{s['model'].get('dtype', '')} | {s.get('n')} |" for s in group]
+        scorer = get(name).scorer(**{k: v for k, v in group[0].get("options", {}).items()})
+        parts.append(f"## {name}\n\n" + "\n".join(rows) + "\n\n" + scorer.report(group) + differing_settings(group))
+    return "\n\n".join(parts) + "\n"
+
+
+def card(summaries: list[dict]) -> str:
+    from huggingface_hub import DatasetCardData
+
+    data = DatasetCardData(
+        pretty_name="wordbench results", tags=["wordbench", "leaderboard", "evaluation"],
+        configs=[{"config_name": "results", "data_files": [{"split": "train", "path": "data/results/*.parquet"}], "default": True},
+                 {"config_name": "details", "data_files": [{"split": "train", "path": "data/details/*.parquet"}]}])
+    body = (
+        "# wordbench results\n\n"
+        "Scores of language models on wordbench benchmarks, one row per model x benchmark x metric cell in the "
+        "`results` config (with the full reproducibility signature, the model version, library versions, n and the "
+        "interval where the scorer gives one) and one row per scored item in `details`. A run published again "
+        "replaces its rows.\n\n"
+        "```python\nfrom datasets import load_dataset\n"
+        "results = load_dataset(REPO_OR_FOLDER, \"results\", split=\"train\").to_pandas()\n"
+        "results[results.metric == \"antonym/all/mrr\"].sort_values(\"value\", ascending=False)\n```\n\n"
+        "# Leaderboard\n\n" + (leaderboard_markdown(summaries) if summaries else "No run published yet.\n"))
+    return f"---\n{data.to_yaml()}\n---\n\n{body}"
