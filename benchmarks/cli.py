@@ -150,17 +150,21 @@ def publish(name, repo_id, version, local, dry_run, changelog, private, replace_
 
 @cli.command("publish-results")
 @click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--repo-id", required=True, help="The benchmark's Hub dataset repository, ORG/NAME.")
-@click.option("--records", is_flag=True, help="Upload records.jsonl too (default: summary, report and signature only).")
-@click.option("--dry-run", is_flag=True, help="List the files that would be uploaded; upload nothing.")
+@click.option("--repo-id", help="The Hub results dataset, ORG/NAME (its current rows are kept; a run published again replaces its own).")
+@click.option("--local", type=click.Path(file_okay=False, path_type=Path),
+              help="The results folder (default with --repo-id: publish/results-ORG-NAME); alone, nothing is uploaded.")
+@click.option("--records/--no-records", default=True, show_default=True, help="Add each item's record to the details config.")
+@click.option("--dry-run", is_flag=True, help="Write the folder only; upload nothing.")
 @TOKEN_OPTION
 @user_errors
-def publish_results(runs, repo_id, records, dry_run, token):
-    """Upload run folders' summaries to results/<benchmark>/<model>/<hash>/ of a dataset repo (a leaderboard)."""
+def publish_results(runs, repo_id, local, records, dry_run, token):
+    """Add finished runs to a results dataset (configs `results` and `details`) whose card is the leaderboard."""
     from .publish import publish_results as do_publish_results
 
-    paths = do_publish_results(list(runs), repo_id, records, dry_run, token)
-    click.echo(("would upload" if dry_run else f"uploaded to datasets/{repo_id}:") + "\n" + "\n".join(f"  {p}" for p in paths))
+    folder, counts = do_publish_results(list(runs), repo_id, records, dry_run, token, local)
+    where = f"datasets/{repo_id}" if repo_id and not dry_run else f"{folder} (not uploaded)"
+    click.echo(f"{counts['runs']} run(s) of {counts['models']} model(s), {counts['result_rows']} result rows, "
+               f"{counts['detail_rows']} detail rows -> {where}\nleaderboard: {folder / 'leaderboard.md'}")
 
 
 def model_options(fn):
@@ -363,6 +367,23 @@ def translate(model_name, parallel, out, beam, prompt, max_new_tokens, device, d
     pairs = load_pairs(parallel)
     n = write_translations(model_name, [p.source for p in pairs], out, beam, prompt, max_new_tokens, device, dtype)
     click.echo(f"wrote {n} translations to {out}; build with --set references=human,mt --set mt_translations={out}")
+
+
+@cli.command()
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Also write the markdown to this file.")
+@user_errors
+def leaderboard(folder, out):
+    """Print the leaderboard of a results folder (publish-results --local, or a downloaded results repo)."""
+    from .leaderboard import leaderboard_markdown, stored_summaries
+
+    summaries = stored_summaries(folder)
+    if not summaries:
+        raise WordbenchError(f"{folder} holds no published run (runs/<benchmark>/<model>/<hash>/summary.json)")
+    text = leaderboard_markdown(summaries)
+    if out:
+        out.write_text(text)
+    click.echo(text)
 
 
 def _package_dir(module: str, package: str) -> Path:

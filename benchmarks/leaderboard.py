@@ -48,6 +48,8 @@ def metric_cells(metrics: dict, n: int | None = None, prefix: str = "") -> list[
         path = f"{prefix}{key}"
         if isinstance(value, dict):
             out += metric_cells(value, here, path + "/")
+        elif key in COUNT_KEYS:
+            continue  # a count is the n column of the cells beside it, not a cell of its own
         elif _number(value) and not key.endswith("_ci"):
             ci = metrics.get(f"{key}_ci")
             low, high = (ci if isinstance(ci, (list, tuple)) and len(ci) == 2 and all(map(_number, ci)) else (None, None))
@@ -107,7 +109,7 @@ def _write(folder: Path, config: str, rows: list[dict], features: datasets.Featu
     table.to_parquet(str(target / "train-00000-of-00001.parquet"))
 
 
-def collect(runs: list[Path], folder: Path, records: bool = True) -> dict:
+def collect(runs: list[Path], folder: Path, records: bool = True, repo_id: str | None = None) -> dict:
     """Add ``runs`` to the results folder (replacing the rows of a run published before), rewrite its card;
     returns counts of what it holds."""
     folder = Path(folder)
@@ -138,7 +140,7 @@ def collect(runs: list[Path], folder: Path, records: bool = True) -> dict:
     _write(folder, "results", results, RESULT_FEATURES)
     _write(folder, "details", details, DETAIL_FEATURES)
     summaries = stored_summaries(folder)
-    (folder / "README.md").write_text(card(summaries))
+    (folder / "README.md").write_text(card(summaries, repo_id))
     (folder / "leaderboard.md").write_text(leaderboard_markdown(summaries))
     return {"runs": len(summaries), "models": len({s["model"]["name"] for s in summaries}), "result_rows": len(results),
             "detail_rows": len(details)}
@@ -162,11 +164,12 @@ def leaderboard_markdown(summaries: list[dict]) -> str:
         rows += [f"| {s['model']['name']} | {s['model'].get('version', '')} | {s['model'].get('family', '')} | "
                  f"{s['model'].get('dtype', '')} | {s.get('n')} |" for s in group]
         scorer = get(name).scorer(**{k: v for k, v in group[0].get("options", {}).items()})
-        parts.append(f"## {name}\n\n" + "\n".join(rows) + "\n\n" + scorer.report(group) + differing_settings(group))
+        tables = "\n".join("#" + line if line.startswith("#") else line for line in scorer.report(group).splitlines())
+        parts.append(f"## {name}\n\n" + "\n".join(rows) + "\n\n" + tables + "\n" + differing_settings(group))
     return "\n\n".join(parts) + "\n"
 
 
-def card(summaries: list[dict]) -> str:
+def card(summaries: list[dict], repo_id: str | None = None) -> str:
     from huggingface_hub import DatasetCardData
 
     data = DatasetCardData(
@@ -180,7 +183,7 @@ def card(summaries: list[dict]) -> str:
         "interval where the scorer gives one) and one row per scored item in `details`. A run published again "
         "replaces its rows.\n\n"
         "```python\nfrom datasets import load_dataset\n"
-        "results = load_dataset(REPO_OR_FOLDER, \"results\", split=\"train\").to_pandas()\n"
+        f"results = load_dataset({repo_id or 'THIS_FOLDER'!r}, \"results\", split=\"train\").to_pandas()\n"
         "results[results.metric == \"antonym/all/mrr\"].sort_values(\"value\", ascending=False)\n```\n\n"
         "# Leaderboard\n\n" + (leaderboard_markdown(summaries) if summaries else "No run published yet.\n"))
     return f"---\n{data.to_yaml()}\n---\n\n{body}"

@@ -179,29 +179,48 @@ def publish(name: str, repo_id: str, version: str, local: Path | None = None, dr
     return folder
 
 
-def publish_results(runs: list[Path], repo_id: str, records: bool = False, dry_run: bool = False,
-                    token: str | None = None) -> list[str]:
-    """Upload each run's summary.json and report.md (and records.jsonl with ``records``) to
-    ``results/<benchmark>/<model>/<signature-hash8>/`` of the dataset repo, in one commit; return the paths."""
-    from .results import RunFolder
+def publish_results(runs: list[Path], repo_id: str | None = None, records: bool = True, dry_run: bool = False,
+                    token: str | None = None, local: Path | None = None) -> tuple[Path, dict]:
+    """Add runs to a results dataset (``benchmarks.leaderboard``): the folder ``local`` (default
+    ``publish/results-ORG-NAME``), first filled with the Hub repository's current contents when it exists; then
+    (unless ``dry_run`` or no ``repo_id``) uploaded in one commit. Returns the folder and what it holds."""
+    from . import leaderboard
 
-    files: list[tuple[str, Path]] = []
-    for path in runs:
-        run = RunFolder(path)
-        summary = run.summary()  # one-line error when the folder is not a finished run
-        if run.path.parent.parent.name != summary["benchmark"]:
-            raise ConfigError(f"{run.path} is not in the runs/<benchmark>/<model>/<hash> layout")
-        prefix = "results/" + "/".join(run.path.parts[-3:])
-        names = ["summary.json", "report.md", "signature.txt"] + (["records.jsonl"] if records else [])
-        files += [(f"{prefix}/{n}", run.path / n) for n in names if (run.path / n).is_file()]
-    if dry_run:
-        return [p for p, _ in files]
-    from huggingface_hub import CommitOperationAdd
+    if repo_id is None and local is None:
+        raise ConfigError("give --repo-id ORG/NAME (the Hub results dataset) or --local DIR (a folder), or both")
+    if repo_id is not None:
+        check_repo_id(repo_id)
+    folder = Path(local) if local else Path("publish") / f"results-{repo_id.replace('/', '-')}"
+    leaderboard.check_results_folder(folder)
+    check_writable(folder, "--local")
+    api = None
+    if repo_id is not None and not dry_run:
+        api = _api(token)
+        tags, _ = hub_state(api, repo_id, token)
+        exists = bool(tags) or _repo_exists(api, repo_id, token)
+        if exists:  # start from what the Hub holds, so its rows are kept and a republished run replaces its own
+            try:
+                api.snapshot_download(repo_id, repo_type="dataset", local_dir=str(folder))
+            except Exception as exc:  # noqa: BLE001
+                raise _hub_error(f"downloading datasets/{repo_id}", exc, token) from None
+    counts = leaderboard.collect(list(runs), folder, records=records, repo_id=repo_id)
+    if api is not None:
+        try:
+            api.create_repo(repo_id, repo_type="dataset", exist_ok=True)
+            api.upload_folder(folder_path=str(folder), repo_id=repo_id, repo_type="dataset",
+                              commit_message=f"wordbench results: {len(runs)} run(s) added")
+        except Exception as exc:  # noqa: BLE001
+            raise _hub_error(f"uploading results to datasets/{repo_id}", exc, token) from None
+    return folder, counts
 
-    api = _api(token)
+
+def _repo_exists(api, repo_id: str, token: str | None) -> bool:
+    from huggingface_hub.errors import RepositoryNotFoundError
+
     try:
-        api.create_commit(repo_id, repo_type="dataset", commit_message=f"wordbench results: {len(runs)} run(s)",
-                          operations=[CommitOperationAdd(path_in_repo=p, path_or_fileobj=str(f)) for p, f in files])
+        api.list_repo_refs(repo_id, repo_type="dataset")
+        return True
+    except RepositoryNotFoundError:
+        return False
     except Exception as exc:  # noqa: BLE001
-        raise _hub_error(f"uploading results to datasets/{repo_id}", exc, token) from None
-    return [p for p, _ in files]
+        raise _hub_error(f"reading datasets/{repo_id}", exc, token) from None

@@ -149,27 +149,54 @@ def test_hub_errors_hide_the_token_and_name_hf_auth_login(runner, wnlampro_build
     assert hub.instances[-1].token is None  # HfApi reads HF_TOKEN itself
 
 
-def _run_folder(root, model, hash8, acc):
-    run = root / "wnlampro" / model / hash8
-    (run / "plots").mkdir(parents=True)
-    (run / "summary.json").write_text(json.dumps({"benchmark": "wnlampro", "model": {"name": model}, "metrics": {"acc": acc}}))
-    (run / "report.md").write_text("report\n")
-    (run / "records.jsonl").write_text('{"id": "1"}\n')
-    return run
+def _score(tiny_models, data, out, name):
+    from wordbench.benchmarks.runner import score
+    from wordbench.scorers.models import load_model
+
+    return score("wnlampro", load_model(str(tiny_models[name]), device="cpu"), str(data), "test", 40, out, progress=False)
 
 
-def test_publish_results_uploads_summaries_in_one_commit(runner, tmp_path, hub):
-    runs = [_run_folder(tmp_path / "runs", "gpt2", "aaaa1111", 0.5), _run_folder(tmp_path / "runs", "llama", "bbbb2222", 0.6)]
-    result = runner.invoke(cli, ["publish-results", *map(str, runs), "--repo-id", "acme/wnlampro", "--token", TOKEN])
+def test_results_dataset_grows_and_a_republished_run_replaces_its_rows(runner, tiny_models, wnlampro_build, tmp_path):
+    import datasets
+
+    gpt2 = _score(tiny_models, wnlampro_build[0], tmp_path / "runs", "gpt2")
+    llama = _score(tiny_models, wnlampro_build[0], tmp_path / "runs", "llama")
+    local = tmp_path / "results"
+    for run in (gpt2, llama, gpt2):  # the third publishes gpt2's run again: its rows are replaced, not added
+        result = runner.invoke(cli, ["publish-results", str(run.path), "--local", str(local)])
+        assert result.exit_code == 0 and "not uploaded" in result.output, result.output
+    results = datasets.load_dataset(str(local), "results", split="train")
+    assert set(results["model"]) == {"gpt2", "llama"}
+    keys = [(r["run"], r["metric"]) for r in results]
+    assert len(keys) == len(set(keys))  # no duplicate row
+    mrr = {r["model"]: r for r in results if r["metric"] == "antonym/all/mrr"}
+    assert set(mrr) == {"gpt2", "llama"} and all(r["n"] == 12 and r["signature"].startswith("wnlampro@") for r in mrr.values())
+    assert mrr["gpt2"]["ci_low"] <= mrr["gpt2"]["value"] <= mrr["gpt2"]["ci_high"]  # the bootstrap interval travels with it
+    assert not any(r["metric"].endswith("/n") for r in results)  # counts are the n column, not cells
+    summary = json.loads((gpt2.path / "summary.json").read_text())
+    assert mrr["gpt2"]["value"] == summary["metrics"]["antonym"]["all"]["mrr"]
+    details = datasets.load_dataset(str(local), "details", split="train")
+    assert len(details) == 2 * len(gpt2.records()) and json.loads(details[0]["record"])["id"] == details[0]["id"]
+    card = (local / "README.md").read_text()
+    assert "config_name: results" in card and "# Leaderboard" in card and "| gpt2 |" in card and "| llama |" in card
+    board = runner.invoke(cli, ["leaderboard", str(local)])
+    assert board.exit_code == 0 and "## wnlampro" in board.output and "llama" in board.output
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "keep.txt").write_text("mine")
+    result = runner.invoke(cli, ["publish-results", str(gpt2.path), "--local", str(foreign)])
+    assert result.exit_code == 1 and "not a wordbench results folder" in result.output and (foreign / "keep.txt").exists()
+
+
+def test_publish_results_to_the_hub_in_one_upload(runner, tiny_models, wnlampro_build, tmp_path, hub, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run = _score(tiny_models, wnlampro_build[0], tmp_path / "runs", "gpt2")
+    result = runner.invoke(cli, ["publish-results", str(run.path), "--repo-id", "acme/results", "--token", TOKEN])
     assert result.exit_code == 0, result.output
-    (name, _, kwargs), = hub.instances[-1].calls
-    assert name == "create_commit" and kwargs["repo_type"] == "dataset"
-    paths = sorted(op.path_in_repo for op in kwargs["operations"])
-    assert paths == ["results/wnlampro/gpt2/aaaa1111/report.md", "results/wnlampro/gpt2/aaaa1111/summary.json",
-                     "results/wnlampro/llama/bbbb2222/report.md", "results/wnlampro/llama/bbbb2222/summary.json"]
-    result = runner.invoke(cli, ["publish-results", str(runs[0]), "--repo-id", "acme/wnlampro", "--records", "--dry-run"])
-    assert result.exit_code == 0 and "results/wnlampro/gpt2/aaaa1111/records.jsonl" in result.output
+    names = [name for name, _, _ in hub.instances[-1].calls]
+    assert names == ["create_repo", "upload_folder"] and TOKEN not in result.output
+    assert (tmp_path / "publish" / "results-acme-results" / "data" / "results").is_dir()
     not_a_run = tmp_path / "empty"
     not_a_run.mkdir()
-    result = runner.invoke(cli, ["publish-results", str(not_a_run), "--repo-id", "acme/wnlampro"])
+    result = runner.invoke(cli, ["publish-results", str(not_a_run), "--local", str(tmp_path / "r2")])
     assert result.exit_code != 0 and "no summary.json" in result.output
