@@ -344,8 +344,8 @@ def export_lm_eval(name, data, out, split, data_config, limit, prompt, end, seq2
     from .export_lmeval import export as do_export
 
     paths = do_export(name, data, out, split, data_config, limit, prompt, end, seq2seq)
-    click.echo(f"wrote {len(paths)} task files to {out}; run: lm_eval --include_path {out} --tasks {paths[-1].stem} --model hf "
-               "--model_args pretrained=MODEL,add_bos_token=True")
+    click.echo(f"wrote {len(paths)} task files to {out}; run (after pip install 'lm-eval[hf]'; plain lm-eval lacks --model hf): "
+               f"lm_eval --include_path {out} --tasks {paths[-1].stem} --model hf --model_args pretrained=MODEL,add_bos_token=True")
 
 
 @cli.command()

@@ -96,7 +96,8 @@ class TendenciesScorer(Scorer):
                     "bigrams": o.bigrams, "seed": o.seed}
         if o.samples:
             return {"samples": Path(o.samples).name, **analysis}
-        generation = {"strategies": ",".join(self.strategies), "n": o.n,
+        n = o.n if self.limit is None else min(o.n, self.limit)  # the samples actually drawn: --limit caps n
+        generation = {"strategies": ",".join(self.strategies), "n": n,
                       "max_new_tokens": "reference" if o.max_new_tokens is None else o.max_new_tokens,
                       "stop_at_newline": o.stop_at_newline, "top_p": o.top_p, "beams": o.beams, "prompts": _file_tag(o.prompts)}
         if o.baseline:

@@ -295,3 +295,12 @@ def test_each_sample_is_compared_with_a_reference_of_its_own_size():
     assert scorer._reference_of_size(full, 80) is full
     assert get("tendencies").scorer(reference_size="all")._reference_of_size(full, 10) is full
     assert "reference_size" in scorer.settings
+
+
+def test_the_signature_names_the_samples_drawn_under_limit():
+    from wordbench.scorers.base import RunContext
+
+    scorer = TendenciesScorer(baseline="trigram", n=1000)
+    assert scorer.settings["n"] == 1000
+    scorer.prepare(RunContext(limit=30))
+    assert scorer.settings["n"] == 30  # --limit 30 draws 30 samples per strategy: the signature says so
