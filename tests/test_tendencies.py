@@ -300,7 +300,7 @@ def test_each_sample_is_compared_with_a_reference_of_its_own_size():
 def test_the_signature_names_the_samples_drawn_under_limit():
     from wordbench.scorers.base import RunContext
 
-    scorer = TendenciesScorer(baseline="trigram", n=1000)
+    scorer = TendenciesScorer(n=1000)
     assert scorer.settings["n"] == 1000
     scorer.prepare(RunContext(limit=30))
     assert scorer.settings["n"] == 30  # --limit 30 draws 30 samples per strategy: the signature says so
