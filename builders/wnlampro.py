@@ -175,9 +175,10 @@ class _Context:
         return bool(self.wn.synsets(word)) or word in self.dictionary or word in gloss_words(self.wn)
 
     def other_words(self, word: str, candidates: Iterable[str]) -> set[str]:
-        """``candidates`` without forms of ``word`` (cows for cow); ``--faithful`` keeps them."""
+        """``candidates`` without ``word`` and its forms (cows for cow). ``--faithful`` keeps the forms, as the
+        authors' data does, but never the keyword itself: the paper's C' = (C \\ {w}) ∩ T (issue 26)."""
         if self.config.faithful:
-            return set(candidates)
+            return {t for t in candidates if t != word}
         own = {word, *self.wn._morphy(word, "n")}
         return {t for t in candidates if not own & {t, *self.wn._morphy(t, "n")}}
 
@@ -280,7 +281,7 @@ def corrupt(word: str, rng: random.Random) -> str:
 
 class WNLaMProBuilder(Builder):
     name = "wnlampro"
-    version = "1.2.0"
+    version = "1.2.1"
     Config = Config
     schema = {"default": FEATURES}
 
