@@ -45,7 +45,9 @@ class Options(Spec):
     pca_basis: Literal["union", "run"] = opt("union", "union: every word the run embeds in the setting (authors' code); run: lexicon + polar words")
     polar_filter: Literal["tokenization", "all", "none"] = opt(
         "tokenization", "single-token, equalized polar words in: the tokenization experiment (paper), all settings, or none")
-    bos: Literal["auto", "none"] = opt("auto", "causal models: auto (BOS prepended; none under --faithful) or none")
+    bos: Literal["none", "prepend", "auto"] = opt(
+        "none", "causal models: none (the authors' GPT-2 runs), prepend (a BOS before every context), or auto (wordbench "
+        "before issue 26: prepend, none under --faithful)")
     tokenization_setting: Literal["bleached", "aligned", "misaligned", "random"] = opt(
         "random", "the setting of the tokenization experiment (bleached when the data lacks it)")
     n_resamples: int = opt(9999, "permutations of the WEAT test", ge=1)
@@ -170,7 +172,7 @@ class VASTScorer(Scorer):
 
     @property
     def bos_on(self) -> bool:
-        return self.options.bos == "auto" and not self.faithful
+        return self.options.bos == "prepend" or (self.options.bos == "auto" and not self.faithful)
 
     @property
     def settings(self) -> dict[str, object]:
@@ -178,7 +180,7 @@ class VASTScorer(Scorer):
         return {"pool": o.pool, "layer": "top" if o.layer is None else o.layer,
                 "best_layer": f"probe{o.probe_words}" if o.best_layer is None else o.best_layer, "max_pcs": o.max_pcs,
                 "null_pcs": o.null_pcs, "pca_basis": o.pca_basis, "polar_filter": o.polar_filter,
-                "bos": "none" if not self.bos_on else "auto", "tokenization_setting": o.tokenization_setting,
+                "bos": "prepend" if self.bos_on else "none", "tokenization_setting": o.tokenization_setting,
                 "n_resamples": o.n_resamples, "seed": o.seed}
 
     def prepare(self, context: RunContext) -> None:
@@ -364,7 +366,7 @@ class VASTScorer(Scorer):
             table1[setting] = row
         first = self.rows[0] if self.rows else {}
         meta = {"lexicon": first.get("lexicon"), "language": first.get("language"), "pool": o.pool, "layer": layer, "dim": dim, "null_pcs": n, "null_pcs_rule": str(o.null_pcs), "pca_basis": o.pca_basis,
-                "polar_filter": o.polar_filter, "bos": "auto" if self.bos_on else "none"}
+                "polar_filter": o.polar_filter, "bos": "prepend" if self.bos_on else "none"}
         best = isolation.get("bleached", {}).get("best_layer", layer)
         return {**meta, "layers": layers, "tokenization": self._tokenization(by_setting), "isolation": isolation,
                 "table1": table1, "bias": self._bias(by_setting, n, k, top_pcs.get("bleached")), "similarity": self._similarity(records, layer, best, n, k)}

@@ -371,3 +371,12 @@ def test_similarity_spearman_per_layer_and_after_isolation(word_level_encoder, t
     assert sim["by_layer"][2] == pytest.approx(sps.spearmanr(cos, [(i * 7) % 10 for i in range(12)])[0])
     assert sim["top"]["layer"] == 2 and sim["best"]["layer"] == 1 and len(sim["top"]["curve"]) == 3
     assert "Word similarity after isolation" in (run.path / "report.md").read_text()
+
+
+def test_causal_models_get_no_bos_by_default():
+    """The authors' GPT-2 runs add no BOS (issue 26): the default; prepend and the former auto stay as options."""
+    from wordbench.scorers.vast import VASTScorer
+
+    assert not VASTScorer().bos_on and VASTScorer(bos="prepend").bos_on
+    assert VASTScorer(bos="auto").bos_on and not VASTScorer(bos="auto", faithful=True).bos_on
+    assert VASTScorer().settings["bos"] == "none" and VASTScorer(bos="prepend").settings["bos"] == "prepend"
