@@ -6,6 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from wordbench.benchmarks.cli import cli
+from wordbench.benchmarks.registry import REGISTRY
 
 
 @pytest.fixture()
@@ -24,7 +25,7 @@ def _one_line_error(result, *needles):
 
 def test_list(runner):
     result = runner.invoke(cli, ["list"])
-    assert result.exit_code == 0 and "wnlampro@1.2.0" in result.output
+    assert result.exit_code == 0 and f"wnlampro@{REGISTRY['wnlampro'].version}" in result.output
 
 
 def test_user_errors_are_one_line(runner, tiny_models, wnlampro_file, tmp_path):

@@ -212,7 +212,7 @@ def test_default_build(wnlampro_build):
         if r["relation"] == "corruption":
             assert r["keyword_bin"] == "rare" and r["keyword_count"] < 10
         assert r["key"] not in CLOSED_CLASS and r["keyword_corpus_count"] is None  # wordfreq: no corpus counts
-    assert meta["signature"].startswith("wnlampro@1.2.0|wordnet:3.0|freq:wordfreq-")
+    assert meta["signature"].startswith(f"wnlampro@{WNLaMProBuilder.version}|wordnet:3.0|freq:wordfreq-") and WNLaMProBuilder.version == "1.2.1"
     assert "|dict:american-english-huge-" in meta["signature"]  # the rare bin's word list is a named source
     summary = WNLaMProBuilder().summary(data)
     ratios = [float(x) for x in re.findall(r"(\d+\.\d+)x", summary)]
