@@ -18,8 +18,9 @@ from pathlib import Path
 import jsonlines
 
 from wordbench.errors import ConfigError
+from wordbench.files import check_writable
 
-from .hub import check_writable, load_data
+from .hub import load_data
 from .runner import select
 
 EXPORTABLE = ("minpairs", "wordpred")

@@ -20,7 +20,7 @@ import datasets
 from wordbench.spec import as_dict as config_dict, parse
 from wordbench.errors import ConfigError, DataFormatError, SourceError
 from wordbench.cache import cache_dir
-from wordbench.files import check_writable  # noqa: F401 - re-exported for the commands
+from wordbench.files import check_writable
 from wordbench.hashing import file_sha8
 
 from .schema import check_data

@@ -63,8 +63,8 @@ def _number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value  # NaN is no cell
 
 
-def result_rows(run: RunFolder, published: str) -> list[dict]:
-    s = run.summary()
+def result_rows(run: RunFolder, s: dict, published: str) -> list[dict]:
+    """The cells of one run whose summary is ``s``."""
     m, versions = s["model"], s.get("versions", {})
     base = {"benchmark": s["benchmark"], "model": m["name"], "model_version": m.get("version", ""), "family": m.get("family", ""),
             "dtype": m.get("dtype", ""), "split": s.get("split", ""), "data": str(s.get("data", "")), "run": run.path.name,
@@ -73,8 +73,7 @@ def result_rows(run: RunFolder, published: str) -> list[dict]:
     return [{**base, **cell} for cell in metric_cells(s["metrics"], s.get("n"))]
 
 
-def detail_rows(run: RunFolder) -> list[dict]:
-    s = run.summary()
+def detail_rows(run: RunFolder, s: dict) -> list[dict]:
     return [{"benchmark": s["benchmark"], "model": s["model"]["name"], "run": run.path.name, "id": str(r["id"]),
              "record": json.dumps(r, ensure_ascii=False, sort_keys=True)} for r in run.records()]
 
@@ -89,7 +88,7 @@ def check_results_folder(folder: Path) -> None:
         raise ConfigError(f"--local {folder} is not a wordbench results folder: choose a new or empty folder")
 
 
-def _read(folder: Path, config: str, features: datasets.Features) -> list[dict]:
+def _read(folder: Path, config: str) -> list[dict]:
     files = sorted((folder / "data" / config).glob("*.parquet"))
     if not files:
         return []
@@ -116,19 +115,17 @@ def collect(runs: list[Path], folder: Path, records: bool = True, repo_id: str |
     check_results_folder(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / MARKER).write_text(json.dumps({"kind": "wordbench-results"}) + "\n")
-    new = [RunFolder(Path(p)) for p in runs]
-    for run in new:
-        summary = run.summary()  # one-line error when the folder is not a finished run
-        get(summary["benchmark"])  # a known benchmark
+    new = [(run, run.summary()) for run in (RunFolder(Path(p)) for p in runs)]  # one-line error: not a finished run
+    for _, s in new:
+        get(s["benchmark"])  # a known benchmark
     today = date.today().isoformat()
-    replaced = {run.path.name for run in new}
-    results = [r for r in _read(folder, "results", RESULT_FEATURES) if r["run"] not in replaced]
-    details = [r for r in _read(folder, "details", DETAIL_FEATURES) if r["run"] not in replaced]
-    for run in new:
-        results += result_rows(run, today)
+    replaced = {run.path.name for run, _ in new}
+    results = [r for r in _read(folder, "results") if r["run"] not in replaced]
+    details = [r for r in _read(folder, "details") if r["run"] not in replaced]
+    for run, s in new:
+        results += result_rows(run, s, today)
         if records:
-            details += detail_rows(run)
-        s = run.summary()
+            details += detail_rows(run, s)
         dest = folder / "runs" / s["benchmark"] / run.path.parent.name / run.path.name
         shutil.rmtree(dest, ignore_errors=True)
         dest.mkdir(parents=True)

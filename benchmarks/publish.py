@@ -16,7 +16,9 @@ from pathlib import Path
 
 from wordbench.errors import ConfigError, DataFormatError, WordbenchError
 
-from .hub import SIGNATURE_FILE, _load_folder, _read_meta, build, card_text, check_writable
+from wordbench.files import check_writable
+
+from .hub import SIGNATURE_FILE, _load_folder, _read_meta, build, card_text
 from .registry import get
 
 LOGIN_HINT = "log in with 'hf auth login', set HF_TOKEN, or pass --token"
@@ -196,9 +198,7 @@ def publish_results(runs: list[Path], repo_id: str | None = None, records: bool 
     api = None
     if repo_id is not None and not dry_run:
         api = _api(token)
-        tags, _ = hub_state(api, repo_id, token)
-        exists = bool(tags) or _repo_exists(api, repo_id, token)
-        if exists:  # start from what the Hub holds, so its rows are kept and a republished run replaces its own
+        if _repo_exists(api, repo_id, token):  # start from what the Hub holds, so its rows are kept and a republished run replaces its own
             try:
                 api.snapshot_download(repo_id, repo_type="dataset", local_dir=str(folder))
             except Exception as exc:  # noqa: BLE001

@@ -6,13 +6,14 @@ import time
 from pathlib import Path
 
 from wordbench.errors import ConfigError, warn
+from wordbench.files import check_writable
 from wordbench.hashing import seeded_key
 
 from wordbench.scorers.base import RunContext
 from wordbench.scorers.models import ModelPlan
 
 from . import distributed
-from .hub import check_writable, load_data
+from .hub import load_data
 from .registry import get
 from .results import RunFolder
 from .signature import library_versions, run_signature

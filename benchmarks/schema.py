@@ -21,7 +21,8 @@ def _numeric(feature) -> bool:
 def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, datasets.DatasetDict],
                where: str) -> dict[str, datasets.DatasetDict]:
     """``data`` with every declared column present and of its declared type (numbers of another width are
-    cast); a missing config or column, a wrong type or no rows at all is a one-line error naming ``where``."""
+    cast); a missing config or column, a wrong type, a column with no value, no rows at all, or an id missing or
+    repeated is a one-line error naming ``where``."""
     if not schema:
         return data
     if "default" in schema and "default" not in data:
@@ -39,12 +40,13 @@ def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, 
                 raise DataFormatError(f"{where}: {config}/{split} lacks the column(s) {', '.join(missing)} that {name} declares")
             for column, feature in declared.items():
                 actual = ds.features[column]
-                if actual == feature or _arrow(actual) == _arrow(feature):
+                actual_type = _arrow(actual)
+                if actual == feature or actual_type == _arrow(feature):
                     continue
-                if str(_arrow(actual)) == "null":  # every value missing
+                if str(actual_type) == "null":  # every value missing
                     raise DataFormatError(f"{where}: column '{column}' of {config}/{split} holds no value at all "
                                           f"({name} declares {_describe(feature)})")
-                if (_numeric(actual) and _numeric(feature)) or "null" in str(_arrow(actual)):
+                if (_numeric(actual) and _numeric(feature)) or "null" in str(actual_type):
                     # another number width, or lists that are all empty (arrow types them list<null>)
                     try:
                         ds = ds.cast_column(column, feature)

@@ -29,11 +29,6 @@ def parse_overrides(config_cls, overrides: typing.Iterable[str] | dict[str, Any]
     return spec.parse(config_cls, overrides, source="--set", fixed=fixed)
 
 
-def check_config(config) -> None:
-    """Check a config again by its declaration (a ``dataclasses.replace`` is checked already)."""
-    spec.Spec.__post_init__(config)
-
-
 class Builder:
     """Base class of the dataset builders. Subclasses set ``name``, ``version``, ``Config`` and implement the hooks."""
 

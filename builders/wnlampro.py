@@ -28,7 +28,6 @@ from .sources.base import SourceInfo, read_utf8
 from .sources.dictionary import load_dictionary
 from .sources.frequencies import Frequencies, bin_of, load_frequencies, zipf
 from .sources.stopwords import CLOSED_CLASS
-from .sources.tables import check_text
 from .sources.vocab import load_reference_tokenizer, single_token_words
 from .sources.wordnet import dominant_use, first_sense_pos, gloss_words, load_wordnet, tagged_counts
 
@@ -434,8 +433,7 @@ def read_wnlampro_txt(
     unless ``keep_frequent_corruptions`` (the released file holds them; the paper's Table 4 does not).
     """
     splits: dict[str, list[dict]] = {"dev": [], "test": []}
-    text = read_utf8(Path(path), "WNLaMPro")  # a BOM dropped, not kept in the first id
-    check_text(str(path), text)
+    text = read_utf8(Path(path), "WNLaMPro")  # a BOM dropped, not kept in the first id; a NUL refused
     first_line: dict[str, int] = {}
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():

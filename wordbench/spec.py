@@ -19,7 +19,6 @@ from typing import Any, Iterable, Literal
 from .errors import ConfigError
 from .hashing import sha8
 
-MISSING = dataclasses.MISSING
 SEED_MAX = 2**32 - 1  # numpy's and torch's seeds are 32-bit
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 NONE_WORDS = ("none", "null", "")
@@ -50,7 +49,7 @@ def parse_bool(key: str, value: Any) -> bool:
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in TRUE + FALSE:
         return value.strip().lower() in TRUE
-    raise ConfigError(f"'{key}' expects true or false, got '{value}'")
+    raise ConfigError(f"'{key}' expects true or false, got {value!r}")
 
 
 # --- types ---------------------------------------------------------------------------------------------
@@ -170,8 +169,6 @@ def check_range(key: str, value: Any, meta: dict) -> None:
     for v in numbers:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             continue
-        if isinstance(v, float) and meta.get("finite", True) and not math.isfinite(v):
-            raise ConfigError(f"'{key}' must be a finite number, got {v}")
         for bound, ok, word in (("ge", lambda b: v >= b, ">="), ("gt", lambda b: v > b, ">"),
                                 ("le", lambda b: v <= b, "<="), ("lt", lambda b: v < b, "<")):
             b = meta.get(bound)
@@ -252,11 +249,6 @@ def as_dict(spec) -> dict[str, Any]:
 def spec_hash(spec) -> str:
     """8 hex digits over every field (sorted JSON): the ``cfg:`` part of a signature."""
     return sha8(json.dumps(as_dict(spec), sort_keys=True, default=str))
-
-
-def changed(spec) -> dict[str, Any]:
-    """The fields that differ from their declared defaults."""
-    return {f.name: getattr(spec, f.name) for f in dataclasses.fields(spec) if getattr(spec, f.name) != f.default}
 
 
 @dataclasses.dataclass(frozen=True)

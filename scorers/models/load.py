@@ -108,8 +108,12 @@ def model_family(name_or_path: str, family: str | None = None, revision: str | N
     if family is not None:
         return family
     path, gguf, source = _resolve(name_or_path)
-    common = {"revision": revision, "trust_remote_code": trust_remote_code, **({"gguf_file": path.name} if gguf else {})}
-    return detect_family(_config(source, name_or_path, common))  # a .gguf too: its architecture decides
+    return detect_family(_config(source, name_or_path, _common(path, gguf, revision, trust_remote_code)))  # a .gguf too
+
+
+def _common(path: Path, gguf: bool, revision: str | None, trust_remote_code: bool) -> dict:
+    """The from_pretrained arguments shared by the config, the tokenizer and the weights."""
+    return {"revision": revision, "trust_remote_code": trust_remote_code, **({"gguf_file": path.name} if gguf else {})}
 
 
 def _resolve(name_or_path: str) -> tuple[Path, bool, str]:
@@ -214,9 +218,7 @@ def plan_model(
     if family is not None and family not in FAMILIES:
         raise ModelError(f"unknown model family '{family}': use one of {', '.join(FAMILIES)}")
 
-    common = {"revision": revision, "trust_remote_code": trust_remote_code}
-    if gguf:
-        common["gguf_file"] = path.name
+    common = _common(path, gguf, revision, trust_remote_code)
     if local and path.is_dir() and not allow_pickle:
         files = {p.suffix for p in path.iterdir()}
         if ".safetensors" not in files and files & set(PICKLE_SUFFIXES):
