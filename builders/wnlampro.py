@@ -174,10 +174,10 @@ class _Context:
         return bool(self.wn.synsets(word)) or word in self.dictionary or word in gloss_words(self.wn)
 
     def other_words(self, word: str, candidates: Iterable[str]) -> set[str]:
-        """``candidates`` without ``word`` and its forms (cows for cow). ``--faithful`` keeps the forms, as the
-        authors' data does, but never the keyword itself: the paper's C' = (C \\ {w}) ∩ T (issue 26)."""
+        """``candidates`` without ``word`` and its forms (cows for cow); ``--faithful`` keeps them, as the authors'
+        data does (the cohyponym step removes the keyword itself in both modes, as the paper says)."""
         if self.config.faithful:
-            return {t for t in candidates if t != word}
+            return set(candidates)
         own = {word, *self.wn._morphy(word, "n")}
         return {t for t in candidates if not own & {t, *self.wn._morphy(t, "n")}}
 
@@ -254,7 +254,8 @@ def cohyponym_targets(ctx: _Context, word: str) -> list[str]:
     hypernyms = _hypernyms(ctx, word, c.cohyponym_hypernym_distance, c.cohyponym_min_depth)
     budget = c.cohyponym_hyponym_distance
     depth = {h: budget - d if c.cohyponym_path == "keyword" else budget for h, d in hypernyms.items()}
-    valid = ctx.other_words(word, set().union(*(ctx.hyponym_words(h, k) for h, k in depth.items()))) if hypernyms else set()
+    below = set().union(*(ctx.hyponym_words(h, k) for h, k in depth.items())) if hypernyms else set()
+    valid = ctx.other_words(word, below - {word})  # the paper's C' = (C minus {w}) ∩ T, under --faithful too (issue 26)
     return ctx.most_frequent(valid, c.cohyponym_max_targets) if len(valid) >= c.cohyponym_min_targets else []
 
 
