@@ -73,7 +73,9 @@ class Config(Spec):
     mt_max_new_tokens: int = opt(256, "longest machine translation in model tokens", ge=1)
     max_pairs: int | None = opt(None, "a seeded sample of the parallel pairs", ge=1)
     max_per_phenomenon: int | None = opt(None, "a seeded sample of each phenomenon x reference type", ge=1)
-    variants: Literal["all", "one"] = opt("all", "all: every position a rule applies to (the authors' sets); one: one seeded variant per sentence")
+    variants: Literal["paper", "all", "one"] = opt("paper", "paper: as the authors' sets, one seeded variant per edited position, one per "
+                                                     "sentence for placeholder_ding, clause_omission and hypercorrect_genitive; all: every "
+                                                     "distinct variant (np_agreement: every determiner); one: one seeded variant per sentence")
     seed: int = seed_opt()
     faithful: bool = faithful_opt()
 
@@ -98,8 +100,32 @@ class TranslationJob:
     max_new_tokens: int
 
 
-def _choice(config: Config, key: str, options: Sequence):
-    return random.Random(seeded_key(config.seed, key)).choice(list(options))
+# The authors' sets hold one variant per sentence for these (a random noun, clause or preposition), one per
+# edited position for the others (each "nicht", each definite article).
+ONE_PER_SENTENCE = frozenset({"placeholder_ding", "clause_omission", "hypercorrect_genitive"})
+
+
+def distinct_variants(text: str, edits: Sequence[Edit]) -> list[tuple[str, Edit]]:
+    """(incorrect, edit) per distinct variant of ``text``, the first edit of each, in edit order."""
+    variants: dict[str, Edit] = {}
+    for e in edits:
+        variants.setdefault(e.apply(text), e)
+    return [(incorrect, e) for incorrect, e in variants.items() if incorrect != text]
+
+
+def select_variants(text: str, edits: Sequence[Edit], phenomenon: str, mode: str, key: int) -> list[tuple[int, str, Edit]]:
+    """(index, incorrect, edit) of the variants a ``variants`` mode keeps: ``all`` every distinct variant; ``one`` one
+    seeded variant per sentence; ``paper`` one seeded variant per edited position (per sentence in ONE_PER_SENTENCE)."""
+    unique = [(k, incorrect, e) for k, (incorrect, e) in enumerate(distinct_variants(text, edits))]
+    if mode == "all" or not unique:
+        return unique
+    rng = random.Random(key)
+    if mode == "one" or phenomenon in ONE_PER_SENTENCE:
+        return [rng.choice(unique)]
+    positions: dict[tuple[int, int], list] = {}
+    for v in unique:
+        positions.setdefault((v[2].start, v[2].end), []).append(v)
+    return sorted(rng.choice(group) for group in positions.values())
 
 
 class MinPairsBuilder(Builder):
@@ -210,20 +236,15 @@ class MinPairsBuilder(Builder):
                 **{f"dropped_{d}": drops[d] for d in DROPS}}
 
     def _rows(self, config, phenomenon, ref, pair: Pair, analysis: Analysis, edits, system: str = "") -> list[dict]:
-        """One row per distinct variant (``variants=all``), or one seeded variant (``variants=one``)."""
+        """One row per variant the ``variants`` mode keeps (``select_variants``)."""
         text = analysis.text
-        variants: dict[str, Edit] = {}
-        for e in edits:  # the first edit of each distinct variant
-            variants.setdefault(e.apply(text), e)
-        unique = [(k, incorrect, edit) for k, (incorrect, edit) in enumerate(variants.items()) if incorrect != text]
-        if config.variants == "one" and unique:
-            unique = [_choice(config, f"{phenomenon}:{ref}:{pair.id}", unique)]
+        chosen = select_variants(text, edits, phenomenon, config.variants, seeded_key(config.seed, f"{phenomenon}:{ref}:{pair.id}"))
         return [{
             "id": f"{phenomenon}.{ref}-{pair.id}.{k}",
             "phenomenon": phenomenon, "reference_type": ref, "source": pair.source, "correct": text, "incorrect": incorrect,
             "edit": {"start": edit.start, "end": edit.end, "before": edit.before(text), "after": edit.after},
             "pair_id": pair.id, "reference": pair.reference, "system": system,
-        } for k, incorrect, edit in unique]
+        } for k, incorrect, edit in chosen]
 
     def _human_rows(self, config, phenomenon, pairs, human, human_edits) -> tuple[list[dict], Counter]:
         rows, drops = [], Counter()
