@@ -205,7 +205,7 @@ class MinPairsBuilder(Builder):
             machine = self._analyze(analyzer, mt_texts, progress, "analyze machine references")
         made = {ref: ([], []) for ref in REFERENCE_TYPES}  # (rows, counts); all human ones come first
         for phenomenon in phenomena:
-            rule = RULES[phenomenon](faithful=config.faithful)
+            rule = RULES[phenomenon](faithful=config.faithful, every_position=config.variants == "all")
             human_edits = [rule.candidates(a) if a is not None else None for a in human]  # shared by both reference types
             built = {}
             if "human" in refs:

@@ -44,8 +44,9 @@ class Rule:
     name: ClassVar[str]
     description: ClassVar[str]
 
-    def __init__(self, faithful: bool = False):
+    def __init__(self, faithful: bool = False, every_position: bool = False):
         self.faithful = faithful  # the authors' behaviour where it differs (--faithful)
+        self.every_position = every_position  # beyond the positions the authors edit (np_agreement: every determiner)
 
     def candidates(self, analysis: Analysis) -> list[Edit]:
         raise NotImplementedError

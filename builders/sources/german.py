@@ -173,8 +173,17 @@ def noun_forms(word: str) -> tuple[tuple[dict, str], ...]:
         heads = _flexion_entries(head)
         if heads:
             prefix = word[:i]
-            return tuple(({k: prefix + v[0].lower() + v[1:] for k, v in e["flexion"].items()}, _genders(e)) for e in heads)
+            lower = not prefix.endswith("-")  # Frauen-Nationalmannschaft keeps its capital, Nationalmannschaft does not
+            return tuple(({k: prefix + (v[0].lower() if lower else v[0]) + v[1:] for k, v in e["flexion"].items()}, _genders(e))
+                         for e in heads)
+    if word.endswith(_FEMININE_SUFFIXES) and word[:1].isupper():  # Vernetzung: every -ung noun is feminine, -en plural
+        cases = ("nominativ", "genitiv", "dativ", "akkusativ")
+        return (({**{f"{c} singular": word for c in cases}, **{f"{c} plural": word + "en" for c in cases}}, "f"),)
     return ()
+
+
+# Suffixes that make a noun feminine, its singular uninflected and its plural -en (Grammar facts, not a word list).
+_FEMININE_SUFFIXES = ("ung", "heit", "keit", "schaft", "ion", "tät")
 
 
 def noun_readings(word: str) -> frozenset:
