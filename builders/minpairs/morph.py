@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ..sources.german import DEFINITE, Word, determiner_paradigm, determiner_readings, noun_form
+from ..sources.german import DEFINITE, Word, determiner_paradigm, determiner_readings, noun_forms_in
 
 
 def readings(word: Word) -> frozenset:
@@ -62,10 +62,19 @@ def genitive_adjective(adj: str, has_determiner: bool) -> str:
     return adj
 
 
-def genitive_noun(noun: str, number: str, short: bool = False) -> str | None:
-    """The genitive of a dative noun form (Hund -> Hundes, Kindern -> Kinder), from the noun lexicon; where
-    German allows both, the long -es (the lexicon's first variant) or with ``short`` the short -s (Hunds)."""
-    return noun_form(noun, "Gen", number, short)
+_SIBILANT = ("s", "ß", "x", "z")
+
+
+def genitive_noun(noun: str, number: str, authors: bool = False) -> str | None:
+    """The genitive of a dative noun form (Hund -> Hundes, Kindern -> Kinder) from the noun lexicon, None for a noun
+    it does not know. Where German allows both, the lexicon's first variant (Krieges, Monates); with ``authors`` the
+    forms of the authors' sets: the short -s (Kriegs, Monats, Colleges), but -es for Jahr and after a sibilant (Gesetzes)."""
+    forms = noun_forms_in(noun, "Gen", number)
+    if not forms or not authors or number != "Sing":
+        return forms[0] if forms else None
+    with_s = [f for f in forms if f.endswith("s")] or forms
+    long = noun.lower() == "jahr" or noun.lower().endswith(_SIBILANT)
+    return max(with_s, key=len) if long else min(with_s, key=len)
 
 
 # --- verb number ---------------------------------------------------------------------------------------

@@ -199,17 +199,22 @@ def noun_readings(word: str) -> frozenset:
     return frozenset(out)
 
 
-def noun_form(word: str, case: str, number: str, short: bool = False) -> str | None:
-    """The form of ``word``'s noun in ``case``/``number``, or None if unknown. Where the lexicon lists variants
-    ("genitiv singular 1/2", "genitiv singular*": Monates/Monats), the first one, or with ``short`` the shortest."""
+def noun_forms_in(word: str, case: str, number: str) -> list[str]:
+    """The forms of ``word``'s noun in ``case``/``number``, lexicon variants in its order (Monates, Monats); [] if unknown."""
     key = f"{_LEXICON_CASE[case]} {_LEXICON_NUMBER[number]}"
     for flexion, _ in noun_forms(word):
         if word in flexion.values():
             forms = [f for k, f in flexion.items() if k.rstrip("*").split()[:2] == key.split() and f and f != "—"
                      and not k.endswith((" stark", " gemischt"))]  # nominalised adjectives: the weak form (des Abgeordneten)
             if forms:
-                return min(forms, key=len) if short else forms[0]
-    return None
+                return list(dict.fromkeys(forms))
+    return []
+
+
+def noun_form(word: str, case: str, number: str) -> str | None:
+    """The first form of ``word``'s noun in ``case``/``number`` (where the lexicon lists variants: Monates), or None."""
+    forms = noun_forms_in(word, case, number)
+    return forms[0] if forms else None
 
 
 def ud_feats(text: str | None) -> dict[str, str]:
@@ -242,7 +247,7 @@ class Analyzer:
         raise NotImplementedError
 
 
-_TOKEN = re.compile(r"(?:[A-Za-zÄÖÜäöü]\.){2,}|\d+(?:[.,:]\d+)*\.?|\w+(?:[-'’]\w+)*|[^\w\s]")
+_TOKEN = re.compile(r"(?:[A-Za-zÄÖÜäöü]\.){2,}|\d+(?:[.,:]\d+)*(?:er(?!\w)|\.)?|\w+(?:[-'’]\w+)*|[^\w\s]")
 _STTS_UPOS = {
     "NN": "NOUN", "NE": "PROPN", "ART": "DET", "PDAT": "DET", "PIAT": "DET", "PIDAT": "DET", "PPOSAT": "DET",
     "PWAT": "DET", "PRELAT": "DET", "ADJA": "ADJ", "ADJD": "ADJ", "ADV": "ADV", "PAV": "ADV", "PROAV": "ADV",
