@@ -41,6 +41,7 @@ class Analysis:
     text: str
     words: list[Word]
     segments: list[tuple[int, int]]  # character spans of the sentence splitter's segments
+    splitter: str = "wordbench"  # who made the segments: wordbench's split_segments, or "stanza"
 
     def words_in(self, span: tuple[int, int]) -> list[Word]:
         return [w for w in self.words if w.start >= span[0] and w.end <= span[1]]
@@ -56,18 +57,25 @@ vs wg zb zz zzt""".split())
 _DOTTED = re.compile(r"^(?:\w{1,2}\.){2,}$|^\d+\.$|^[A-ZÄÖÜ]\.$")
 
 
-def is_abbreviation(token: str) -> bool:
-    """``token`` (ending in a period) is an abbreviation, an initial or an ordinal rather than a sentence end."""
+TITLES = frozenset("dr prof hr hrn frl mr mrs st".split())  # before a name: no sentence end, also for stanza
+
+
+def is_abbreviation(token: str, stanza_like: bool = False) -> bool:
+    """``token`` (ending in a period) is an abbreviation, an initial or an ordinal rather than a sentence end; for
+    ``stanza_like`` (the authors' segments) only initials, dotted abbreviations (z.B.) and titles are."""
     word = token.lstrip("\"'„“”»«(")
+    if stanza_like:
+        return bool(re.match(r"^(?:\w{1,2}\.){2,}$|^[A-ZÄÖÜ]\.$", word)) or word[:-1].lower() in TITLES
     return bool(_DOTTED.match(word)) or word[:-1].lower() in ABBREVIATIONS
 
 
-def split_segments(text: str) -> list[tuple[int, int]]:
-    """Character spans of sentences (and ;/: segments) of ``text``; abbreviations and ordinals do not split."""
+def split_segments(text: str, stanza_like: bool = False) -> list[tuple[int, int]]:
+    """Character spans of sentences (and ;/: segments) of ``text``; abbreviations and ordinals do not split
+    (``stanza_like``: they do, as the stanza segments of the authors' sets: "am 12. | September", "2 Mrd. | Pfund")."""
     spans, start = [], 0
     for m in _SEGMENT_END.finditer(text):
         head = text[start : m.start()].rstrip("\"'“”»«)")
-        if head.endswith(".") and head.split() and is_abbreviation(head.split()[-1]):
+        if head.endswith(".") and head.split() and is_abbreviation(head.split()[-1], stanza_like):
             continue
         spans.append((start, m.start() + len(m.group(0).rstrip())))
         start = m.end()
@@ -380,7 +388,7 @@ class StanzaAnalyzer(Analyzer):
                         continue
                     w = token.words[0]
                     words.append(Word(w.text, token.start_char, token.end_char, w.upos, w.lemma or w.text, ud_feats(w.feats), w.xpos or ""))
-            out.append(Analysis(text, words, segments) if words else None)
+            out.append(Analysis(text, words, segments, "stanza") if words else None)
         return out
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from wordbench.errors import DataFormatError, SourceError
 from .base import SourceInfo, file_sha8
+from .german import split_segments
 from .readers import load_hf_dataset, numbered_lines
 
 TRANS_DE_EN = "trans-de-en"
@@ -85,10 +86,24 @@ def _is_sentence(text: str) -> bool:
             and text.count('"') % 2 == 0)
 
 
+def _sentences(text: str) -> list[str]:
+    return [text[s:e] for s, e in split_segments(text) if text[e - 1:e] in ".!?"]
+
+
+def _first_alternative(german: str, english: str) -> str:
+    """Ding gives alternative translations as further sentences ("Mich beeindruckt er nicht. Mir imponiert er nicht."
+    for "He cuts no ice with me.") or after "; " and a capital: the first is kept, with the English final stop."""
+    if ";" not in english:  # "Das bleibt dir überlassen; Das liegt bei dir." for "This is up to you."
+        first = re.split(r";\s+(?=[A-ZÄÖÜ])", german)[0]
+        german = first if first == german or first[-1:] in ".!?" else first + english[-1:]
+    de = _sentences(german)
+    return de[0] if len(de) > max(1, len(_sentences(english))) else german
+
+
 def ding_pairs(path: Path) -> list[Pair]:
     """Example sentences of a Ding dictionary: sub-entries (``|``) whose German and English sides are both
     sentences (capitalised, end in . ! ?, 3+ words, no etw./sth. placeholders); annotations and alternative
-    translations after ``;`` are removed; a German sentence seen before is skipped."""
+    translations (after ``;``, or further German sentences) are removed; a German sentence seen before is skipped."""
     pairs, seen = [], set()
     for lineno, line in numbered_lines(path):
         if line.startswith("#") or " :: " not in line:
@@ -99,6 +114,7 @@ def ding_pairs(path: Path) -> list[Pair]:
             continue
         for k, (de, en) in enumerate(zip(de_parts, en_parts)):
             de, en = _clean(de), _clean(en)
+            de = _first_alternative(de, en)
             if _is_sentence(de) and _is_sentence(en) and de not in seen:
                 seen.add(de)
                 pairs.append(Pair(f"ding-{lineno:06d}-{k}", en, de))
