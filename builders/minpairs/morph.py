@@ -162,3 +162,40 @@ def swap_verb_number(form: str, lemma: str) -> str | None:
         return match_case(form, inf)
     cand = low + ("n" if low.endswith("e") else "en")  # past singular -> plural
     return match_case(form, cand) if _known_form_of(cand, inf) else None
+
+
+# First and second person (ich <-> wir, du -> ihr): forms the third-person tables do not give.
+_FIRST_SG_TO_PL = {"bin": "sind", "habe": "haben", "hab": "haben", "werde": "werden", "tue": "tun"}
+_FIRST_PL_TO_SG = {pl: sg for sg, pl in _FIRST_SG_TO_PL.items() if sg != "hab"}
+_SECOND_SG_TO_PL = {"bist": "seid", "hast": "habt", "wirst": "werdet", "kannst": "könnt", "musst": "müsst", "willst": "wollt",
+                    "darfst": "dürft", "sollst": "sollt", "magst": "mögt", "weißt": "wisst", "warst": "wart"}
+
+
+def swap_person_number(form: str, lemma: str, person: str, number: str) -> str | None:
+    """A first- or second-person finite form in the other number, the person kept (ich gehe -> ich gehen,
+    wir gingen -> wir ging, du gehst -> du geht); None when no form can be derived and confirmed by the lexicon."""
+    low, inf = form.lower(), _infinitive(form, lemma)
+    stem = _stem(inf)
+    if person == "1" and number == "Sing":
+        if low in _FIRST_SG_TO_PL:
+            return match_case(form, _FIRST_SG_TO_PL[low])
+        if low in _SG_TO_PL:  # ich kann, ich war: as the third person
+            return match_case(form, _SG_TO_PL[low])
+        cand = inf if low == stem + "e" else low + ("n" if low.endswith("e") else "en")  # ich gehe / ich ging(e)
+    elif person == "1":
+        if low in _FIRST_PL_TO_SG:
+            return match_case(form, _FIRST_PL_TO_SG[low])
+        if low in _PL_TO_SG:  # wir können, wir waren
+            return match_case(form, _PL_TO_SG[low])
+        cand = stem + "e" if low == inf else (low[:-1] if low.endswith("ten") else low[:-2])  # wir gehen / wir gingen
+    elif person == "2" and number == "Sing":
+        if low in _SECOND_SG_TO_PL:
+            return match_case(form, _SECOND_SG_TO_PL[low])
+        present = stem + ("et" if stem.endswith(("d", "t")) else "t")
+        present_sg = {f.lower() for f in _present_singular(inf)}
+        is_present = low[:-2] + "t" in present_sg or low in present_sg or low in (stem + "st", stem + "est")  # gehst, liest
+        cand = present if is_present else low[:-2] + "t"  # du gehst -> geht, du liest -> lest / du gingst -> gingt
+    else:
+        return None
+    known = is_word(cand) if cand == inf else _known_form_of(cand, inf)  # the infinitive is the tagger's lemma itself
+    return match_case(form, cand) if cand != low and known else None

@@ -1,12 +1,16 @@
 from ..edits import Edit, Rule, replace
-from ..morph import swap_verb_number
+from ..morph import swap_person_number, swap_verb_number
 
-# "sie"/"Sie" takes both numbers (she / they / formal you): a swapped verb may still be grammatical.
-_AMBIGUOUS_SUBJECTS = {"sie"}
+# "sie"/"Sie" takes both numbers (she / they / formal you), "ihr" is also her: a swapped verb may still be grammatical.
+_AMBIGUOUS_SUBJECTS = {"sie", "ihr"}
+# First and second person only beside one of these subject pronouns, whose person and number are certain.
+_PERSONAL_SUBJECTS = {"ich": ("1", "Sing"), "wir": ("1", "Plur"), "du": ("2", "Sing")}
 
 
 class SubjVerbAgreement(Rule):
-    """Swap the number of a third-person finite verb (geht <-> gehen), so it no longer agrees with its subject."""
+    """Swap the number of a clause's finite verb (geht <-> gehen; ich gehe -> ich gehen, wir gingen -> wir ging,
+    du gehst -> du geht), so it no longer agrees with its subject; third person, or first/second person beside
+    ich/wir/du."""
 
     name = "subj_verb_agreement"
     description = "the number of the finite verb swapped"
@@ -19,12 +23,21 @@ class SubjVerbAgreement(Rule):
             finite = w.upos in ("VERB", "AUX") and w.values("VerbForm") == {"Fin"}
             first, seen_finite = finite and not seen_finite, seen_finite or finite
             # Only a clause's first finite verb: a second one is usually a mis-tagged infinitive (denken können).
-            if not first or w.values("Person") != {"3"}:
+            if not first or w.values("Mood") & {"Imp"}:
                 continue
-            near = {x.text.lower() for x in words[max(0, i - 2): i + 3]}
-            if near & _AMBIGUOUS_SUBJECTS or w.values("Mood") & {"Imp"}:
+            near = [x.text.lower() for x in words[max(0, i - 2): i + 3] if x.upos != "PUNCT"]
+            if set(near) & _AMBIGUOUS_SUBJECTS:
                 continue
-            swapped = swap_verb_number(w.text, w.lemma)
+            person = w.values("Person")
+            if person == {"3"} and not set(near) & set(_PERSONAL_SUBJECTS):
+                swapped = swap_verb_number(w.text, w.lemma)
+            elif person in ({"1"}, {"2"}):
+                subjects = {_PERSONAL_SUBJECTS[x] for x in near if x in _PERSONAL_SUBJECTS}
+                if len(subjects) != 1 or next(iter(subjects))[0] not in person:
+                    continue
+                swapped = swap_person_number(w.text, w.lemma, *subjects.pop())
+            else:
+                continue
             if swapped and swapped.lower() != w.text.lower():
                 out.append(replace(w, swapped))
         return out
