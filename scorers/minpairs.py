@@ -11,6 +11,7 @@ under faithful (the paper's Eq. 1).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,7 @@ from .translate import DEFAULT_PROMPT, check_prompt, translate
 REFERENCE_TYPES = ("human", "mt")
 TABLE_1 = ["placeholder_ding", "hypercorrect_genitive", "polarity_affix_del", "clause_omission"]
 TABLE_3 = ["np_agreement", "polarity_particle_kein_del", "polarity_particle_nicht_del", "subj_verb_agreement"]
-SEED_SUFFIX = re.compile(r"[-_.](?:seed|s)\d+$", re.IGNORECASE)
+SEED_SUFFIX = re.compile(r"[-_.]seed[-_]?\d+$", re.IGNORECASE)  # transformer-seed2: not "-s2", which may name a size
 
 
 def data_label(summary: dict) -> str:
@@ -45,7 +46,7 @@ class Options(Spec):
     strict: bool = opt(False, "LingEval97: a tie counts as an error")
     discrepancy: bool = opt(True, "translate every source (beam search) for the distributional discrepancy")
     beam: int = opt(5, "beam size of those translations", ge=1)
-    max_new_tokens: int = opt(128, "longest translation in model tokens", ge=1)
+    max_new_tokens: int = opt(256, "longest translation in model tokens (as the builder's mt_max_new_tokens)", ge=1)
     prompt: str = opt(DEFAULT_PROMPT, "causal models: the translation prompt with {source}; the target follows after a space",
                       check=lambda p: None if "{source}" in p else "must contain {source}")
     end: str = opt("\n", "causal models: text scored after the target, where a seq2seq model scores EOS (a typed \\n is a newline)")
@@ -102,7 +103,9 @@ class MinPairsScorer(Scorer):
             if self.options.discrepancy:
                 translation = self._translations[it["source"]]
                 best = scores[(it["source"], translation)]
-                rec.update(translation=translation, score_translation=best, discrepancy=max(0.0, best - max(good, bad)))
+                distance = best - max(good, bad)  # NaN stays NaN (Python's max(0.0, nan) would say 0.0)
+                rec.update(translation=translation, score_translation=best,
+                           discrepancy=max(0.0, distance) if math.isfinite(distance) else math.nan)
             records.append(rec)
         return records
 
@@ -114,7 +117,11 @@ class MinPairsScorer(Scorer):
                "ties": int(sum(r["score_correct"] == r["score_incorrect"] for r in recs)),
                "mean_margin": float(np.mean([r["score_correct"] - r["score_incorrect"] for r in recs]))}
         if all("discrepancy" in r for r in recs):
-            out["discrepancy"] = float(np.mean([r["discrepancy"] for r in recs]))
+            # A NaN distance (a translation the model cannot score) is left out, as the authors' code does, and counted.
+            values = [r["discrepancy"] for r in recs if math.isfinite(r["discrepancy"])]
+            out["discrepancy"] = float(np.mean(values)) if values else None
+            if len(values) < len(recs):
+                out["discrepancy_nan"] = len(recs) - len(values)
         return out
 
     def summarize(self, records: list[dict]) -> dict:
@@ -142,7 +149,7 @@ class MinPairsScorer(Scorer):
     @staticmethod
     def _groups(summaries: list[dict]) -> dict[str, list[dict]]:
         """Runs by label: model + data set (the data set named when the runs differ in it); runs of one model
-        trained with different seeds (a name ending in -seedN, _sN, ...) share a label and are averaged."""
+        trained with different seeds (a name ending in -seedN, _seedN or .seedN) share a label and are averaged."""
         data = {data_label(s) for s in summaries}
         out: dict[str, list[dict]] = {}
         for s in summaries:
@@ -156,9 +163,9 @@ class MinPairsScorer(Scorer):
         values = [v for s in runs if (v := self._value(s, ref, phenomenon, key)) is not None]
         if not values:
             return "–"
-        if len(runs) == 1:
-            return format(values[0], fmt)
-        return f"{np.mean(values):{fmt}} ± {np.std(values, ddof=1) if len(values) > 1 else 0.0:{fmt}}"
+        if len(values) == 1:
+            return format(values[0], fmt) + (" (1 run)" if len(runs) > 1 else "")
+        return f"{np.mean(values):{fmt}} ± {np.std(values, ddof=1):{fmt}}"
 
     def _table(self, groups: dict[str, list[dict]], phenomena: list[str], title: str) -> str:
         """The paper's table layout: a row per error type x reference type; discrepancy and accuracy per system."""

@@ -167,17 +167,20 @@ def test_build_human_pairs_all_phenomena(parallel):
         assert r["correct"][: e["start"]] + e["after"] + r["correct"][e["end"]:] == r["incorrect"] != r["correct"]
         assert r["correct"][e["start"]:e["end"]] == e["before"] and r["reference_type"] == "human"
     counts = {c["phenomenon"]: c for c in data["counts"]["test"]}
-    assert counts["hypercorrect_genitive"]["pairs"] == 2 and counts["clause_omission"]["pairs"] == 2  # both clauses of one sentence
+    # one clause of the two-clause sentence (the paper's default: one variant per sentence for this error type)
+    assert counts["hypercorrect_genitive"]["pairs"] == 2 and counts["clause_omission"]["pairs"] == 1
     for c in counts.values():  # every sentence is a pair or a counted drop ("no position" included)
         assert c["dropped_no_position"] + len({r["pair_id"] for r in rows if r["phenomenon"] == c["phenomenon"]}) == c["sentences"]
     assert counts["polarity_affix_del"]["dropped_no_position"] == len(DE) - 1
     again = _build({"parallel": parallel, "analyzer": "offline"})
     assert list(again["default"]["test"]) == rows  # deterministic
     assert len({r["id"] for r in rows}) == len(rows)
+    every = list(_build({"parallel": parallel, "analyzer": "offline", "variants": "all"})["default"]["test"])
+    assert sum(r["phenomenon"] == "clause_omission" for r in every) == 2 and {r["id"] for r in rows} <= {r["id"] for r in every}
     one = list(_build({"parallel": parallel, "analyzer": "offline", "variants": "one"})["default"]["test"])
     per_sentence = Counter((r["phenomenon"], r["pair_id"]) for r in one)
     assert set(per_sentence.values()) == {1} and set(per_sentence) == {(r["phenomenon"], r["pair_id"]) for r in rows}
-    assert len(one) < len(rows) and {r["id"] for r in one} <= {r["id"] for r in rows}
+    assert len(one) < len(every) and {r["id"] for r in one} <= {r["id"] for r in every}
 
 
 def test_build_machine_references_validation(parallel, tmp_path):
@@ -386,11 +389,15 @@ def test_splitter_ends_sentences_after_short_words():
 
 def test_nouns_with_two_genders_and_numbered_forms():
     from wordbench.builders.minpairs.morph import genitive_noun
-    from wordbench.builders.sources.german import noun_form, noun_readings
+    from wordbench.builders.sources.german import noun_form, noun_forms_in, noun_readings
 
-    assert noun_form("Monat", "Gen", "Sing") == "Monates" and genitive_noun("Monat", "Sing", short=True) == "Monats"
+    assert noun_form("Monat", "Gen", "Sing") == "Monates" and genitive_noun("Monat", "Sing", authors=True) == "Monats"
     assert {("Dat", "Sing", "Masc"), ("Dat", "Sing", "Neut")} <= noun_readings("Monat")
-    assert noun_form("Jahr", "Gen", "Sing") == "Jahres" and noun_form("Jahr", "Gen", "Sing", short=True) == "Jahrs"
+    assert noun_form("Jahr", "Gen", "Sing") == "Jahres" and noun_forms_in("Jahr", "Gen", "Sing") == ["Jahres", "Jahrs"]
+    # the authors' forms: short -s, also where the lexicon's short form has none, but -es for Jahr and after a sibilant
+    assert [genitive_noun(w, "Sing", authors=True) for w in ("Krieg", "College", "Jahr", "Gesetz")] == ["Kriegs", "Colleges", "Jahres", "Gesetzes"]
+    # compounds: a hyphenated head keeps its capital; -ung nouns unknown to the lexicon are feminine
+    assert ("Nom", "Sing", "Fem") in noun_readings("Frauen-Nationalmannschaft") and ("Dat", "Sing", "Fem") in noun_readings("Vernetzung")
 
 
 @functools.lru_cache(maxsize=1)
@@ -413,10 +420,68 @@ def test_offline_rules_on_real_sentences_after_fixes():
     ding = _offline("placeholder_ding", "Die Abgeordneten loben das Verhalten.")  # HanTa NNA / NNI
     assert "Die Ding loben das Verhalten." in ding and "Die Abgeordneten loben das Ding." in ding
     assert _offline("polarity_affix_del", "Unklar ist, ob er kommt.") == ["Klar ist, ob er kommt."]
-    assert _offline("subj_verb_agreement", "Ich stehe hier und warte an der Tür.") == []  # first person, not third
+    # first person beside "ich"; "warte" has no subject pronoun beside it: not taken for a third person
+    assert _offline("subj_verb_agreement", "Ich stehe hier und warte an der Tür.") == ["Ich stehen hier und warte an der Tür."]
     assert _offline("polarity_particle_nicht_del", "Er kommt nicht nur heute, nicht wahr?") == []
     assert _offline("polarity_particle_nicht_del", "Er kommt nicht nur heute, nicht wahr?", faithful=True) == [
         "Er kommt nur heute, nicht wahr?", "Er kommt nicht nur heute, wahr?"]
+
+
+def test_rules_against_the_defects_found_in_the_authors_sets():
+    """Each case failed before the rules were held against the authors' DistilLingEval sets (issue 29)."""
+    # kein -> ein has no plural: "eine Kinder" is no German
+    assert _offline("polarity_particle_kein_del", "Er hat keine Kinder.") == []
+    assert _offline("polarity_particle_kein_del", "Das ist kein Problem.") == ["Das ist ein Problem."]
+    # un- words whose rest is no positive counterpart
+    assert _offline("polarity_affix_del", "Es war ein schwerer Unfall.") == []
+    assert _offline("polarity_affix_del", "Der Abend war unvergesslich.") == []
+    assert _offline("polarity_affix_del", "Das Ergebnis war unerwartet.") == ["Das Ergebnis war erwartet."]
+    # first and second person beside an unambiguous subject pronoun
+    assert _offline("subj_verb_agreement", "Wir haben keinen Hunger.") == ["Wir habe keinen Hunger."]
+    assert _offline("subj_verb_agreement", "Du gehst nach Hause.") == ["Du geht nach Hause."]
+    assert _offline("subj_verb_agreement", "Wir gingen nach Hause.") == ["Wir ging nach Hause."]
+    # the genitive: -es for Jahr under --faithful, a postposed gegenüber, "1990er" one token
+    assert _offline("hypercorrect_genitive", "Wir sind seit einem Jahr zusammen.", faithful=True) == ["Wir sind seit eines Jahres zusammen."]
+    assert _offline("hypercorrect_genitive", "Das war seit den 1990er Jahren so.") == ["Das war seit der 1990er Jahre so."]
+    assert _offline("hypercorrect_genitive", "Es ist fair, das dem Publikum gegenüber zu tun.") == [
+        "Es ist fair, das des Publikums gegenüber zu tun."]
+    # np_agreement: a singular definite article switches gender, case and number kept; "der Ball" would be a
+    # nominative, so only --faithful (the authors' switch) makes it
+    assert _offline("np_agreement", "Er spielt mit dem Ball.") == []
+    assert _offline("np_agreement", "Er spielt mit dem Ball.", faithful=True) == ["Er spielt mit der Ball."]
+    # "Die" is Nom or Acc: das (Neut) and den (Acc Masc); "der" would fit the noun as a dative
+    assert sorted(_offline("np_agreement", "Die Vernetzung kommt.")) == ["Das Vernetzung kommt.", "Den Vernetzung kommt."]
+    assert _offline("np_agreement", "Er hat einen Hund und die Kinder.") == []  # no definite singular: ein-, plural untouched
+    # clause omission: a quotation across segments keeps its marks; --faithful splits after ordinals as stanza did
+    quoted = '"Es ist eine Katastrophe; wir verlieren Geld", sagte er.'
+    assert _offline("clause_omission", quoted) == ['"wir verlieren Geld", sagte er.']
+    assert _offline("clause_omission", quoted, faithful=True) == ['wir verlieren Geld", sagte er.', '"Es ist eine Katastrophe;']
+    assert _offline("clause_omission", "Am 23. September beginnt der Prozess.") == []
+    assert _offline("clause_omission", "Am 23. September beginnt der Prozess.", faithful=True) == [
+        "September beginnt der Prozess.", "Am 23."]
+
+
+def test_variants_as_the_authors_sets():
+    from wordbench.builders.minpairs.builder import select_variants
+
+    text = "Der Hund sieht die Katze."
+    (a,) = _analyzer().analyze([text])
+    ding = RULES["placeholder_ding"]().candidates(a)
+    assert len(select_variants(text, ding, "placeholder_ding", "all", 0)) == 2
+    assert len(select_variants(text, ding, "placeholder_ding", "paper", 0)) == 1  # a random noun in each reference
+    np_edits = RULES["np_agreement"]().candidates(a)  # two positions, two other genders each
+    assert len(select_variants(text, np_edits, "np_agreement", "all", 0)) == 4
+    kept = select_variants(text, np_edits, "np_agreement", "paper", 0)
+    assert len(kept) == 2 and {e.start for _, _, e in kept} == {0, 15}  # one seeded variant per article
+    assert kept == select_variants(text, np_edits, "np_agreement", "paper", 0)
+
+
+def test_ding_alternatives_are_not_clauses():
+    from wordbench.builders.sources.parallel import _first_alternative
+
+    assert _first_alternative("Mich beeindruckt er nicht. Mir imponiert er nicht.", "He cuts no ice with me.") == "Mich beeindruckt er nicht."
+    assert _first_alternative("Das bleibt dir überlassen; Das liegt bei dir.", "This is up to you.") == "Das bleibt dir überlassen."
+    assert _first_alternative("Er kam. Er sah.", "He came. He saw.") == "Er kam. Er sah."
 
 
 def test_verb_number_of_ten_verbs():
@@ -501,6 +566,28 @@ def test_report_labels_model_and_data_and_averages_seeds():
     assert "Table 1 (paper)" in text
     seeds = MinPairsScorer().report([_summary(f"transformer-seed{k}", "sets", a) for k, a in enumerate((0.8, 0.9, 1.0))])
     assert "accuracy: transformer |" in seeds and "0.900 ± 0.100" in seeds
+
+
+def test_report_one_run_of_a_group_and_seed_names():
+    from wordbench.scorers.minpairs import MinPairsScorer
+
+    one = _summary("transformer-seed2", "sets", 0.8)
+    one["metrics"]["by_phenomenon"]["mt"] = {"placeholder_ding": dict(one["metrics"]["by_phenomenon"]["human"]["placeholder_ding"])}
+    other = _summary("transformer-seed1", "sets", 0.9)
+    text = MinPairsScorer().report([other, one])
+    assert "0.850 ± 0.071" in text and "| mt | 0.500 (1 run) | 0.800 (1 run) |" in text  # not "± 0.000"
+    sizes = MinPairsScorer().report([_summary("opus-s1", "sets", 0.8), _summary("opus-s2", "sets", 0.9)])
+    assert "accuracy: opus-s1" in sizes and "accuracy: opus-s2" in sizes  # -sN may name a size: not taken for a seed
+
+
+def test_nan_distance_left_out_of_the_discrepancy():
+    from wordbench.builders.minpairs.builder import Config
+    from wordbench.scorers.minpairs import MinPairsScorer
+
+    recs = [{"score_correct": -1.0, "score_incorrect": -2.0, "discrepancy": d} for d in (0.5, float("nan"), 1.5)]
+    cell = MinPairsScorer()._cell(recs)
+    assert cell["discrepancy"] == 1.0 and cell["discrepancy_nan"] == 1
+    assert MinPairsScorer().options.max_new_tokens == Config().mt_max_new_tokens  # one length limit, build and score
 
 
 def test_faithful_sums_for_causal_models():
