@@ -435,6 +435,7 @@ def test_rules_against_the_defects_found_in_the_authors_sets():
     # un- words whose rest is no positive counterpart
     assert _offline("polarity_affix_del", "Es war ein schwerer Unfall.") == []
     assert _offline("polarity_affix_del", "Der Abend war unvergesslich.") == []
+    assert _offline("polarity_affix_del", "Das freut mich ungemein.") == []  # an intensifier (the independent reader)
     assert _offline("polarity_affix_del", "Das Ergebnis war unerwartet.") == ["Das Ergebnis war erwartet."]
     # first and second person beside an unambiguous subject pronoun
     assert _offline("subj_verb_agreement", "Wir haben keinen Hunger.") == ["Wir habe keinen Hunger."]
@@ -443,6 +444,7 @@ def test_rules_against_the_defects_found_in_the_authors_sets():
     # the genitive: -es for Jahr under --faithful, a postposed gegenüber, "1990er" one token
     assert _offline("hypercorrect_genitive", "Wir sind seit einem Jahr zusammen.", faithful=True) == ["Wir sind seit eines Jahres zusammen."]
     assert _offline("hypercorrect_genitive", "Das war seit den 1990er Jahren so.") == ["Das war seit der 1990er Jahre so."]
+    assert _offline("hypercorrect_genitive", "Das ist seit Jahren so.") == []  # "seit Jahre" shows no genitive
     assert _offline("hypercorrect_genitive", "Es ist fair, das dem Publikum gegenüber zu tun.") == [
         "Es ist fair, das des Publikums gegenüber zu tun."]
     # np_agreement: a singular definite article switches gender, case and number kept; "der Ball" would be a

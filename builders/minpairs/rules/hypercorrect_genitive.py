@@ -42,6 +42,8 @@ class HypercorrectGenitive(Rule):
                 det_readings = readings(det)
                 dative = [r for r in dative if r in det_readings]
             numbers = {r[1] for r in dative}
+            if det is None and not adjectives:  # "seit Jahren" -> "seit Jahre" shows no genitive, only a lost -n
+                continue
             if det is None and numbers == {"Sing", "Plur"}:
                 numbers = {"Plur"}  # a singular count noun needs an article: "gegenüber neuen Konkurrenten" is plural
             if len(numbers) != 1:  # not dative, or singular/plural undecided

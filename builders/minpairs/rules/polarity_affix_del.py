@@ -1,12 +1,12 @@
 from ..edits import Edit, Rule, replace
 from ..morph import is_word
 
-# un- that intensifies, is no prefix, or whose rest is another word rather than the positive (Unfall is no
+# un- that intensifies (ungemein, Unmenge), is no prefix, or whose rest is another word rather than the positive (Unfall is no
 # negated Fall, unvergesslich no negated vergesslich, unheimlich no negated heimlich): deleting it flips no polarity.
 _NOT_NEGATING = ("unmenge", "unsumme", "unzahl", "unwetter", "untiefe", "unkosten", "unrat", "ungeziefer", "unter",
                  "uni", "unser", "unten", "unken", "unze", "ungar",
                  "unfall", "unfäll", "unruhen", "ungeheuer", "unvergess", "unheimlich", "unmut", "unding", "ungeachtet",
-                 "unlängst", "unwillkürlich", "unwesen")
+                 "unlängst", "unwillkürlich", "unwesen", "ungemein")
 
 
 class PolarityAffixDel(Rule):
