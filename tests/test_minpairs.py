@@ -643,3 +643,20 @@ def test_model_family_is_checked_from_its_config_before_the_weights(tiny_models,
 def test_clause_omission_one_word_sentences():
     assert _offline("clause_omission", "Stopp! Es ist zu gefährlich.") == ["Es ist zu gefährlich.", "Stopp!"]
     assert _offline("clause_omission", "Er sitzt in der Klemme (Patsche; Tinte).") == []  # a bracket's fragments
+
+
+def test_rules_against_the_authors_development_slice():
+    """The authors' DistilLingEval development slice (../shared/reference/minpairs, absent from a fresh clone)."""
+    from pathlib import Path
+
+    from wordbench.builders.minpairs.compare import compare_sets
+
+    folder = Path(__file__).resolve().parents[2] / "shared" / "reference" / "minpairs"
+    if not folder.is_dir():
+        pytest.skip("the authors' development slice is not beside this checkout (../shared/reference/minpairs)")
+    faithful = {r.name.split(".")[0]: r for r in compare_sets(folder, faithful=True)}
+    assert min(r.fires for r in faithful.values()) >= 0.9
+    assert min(r.theirs_among_ours for r in faithful.values()) >= 0.9
+    assert faithful["polarity_affix_del"].exact >= 0.97
+    for name in ("placeholder_ding", "clause_omission", "hypercorrect_genitive"):
+        assert faithful[name].per_sentence_ours == faithful[name].per_sentence_theirs == 1.0
