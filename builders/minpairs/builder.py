@@ -1,8 +1,9 @@
 """DistilLingEval (Vamvas & Sennrich 2021): contrastive pairs from human and from machine references.
 
-Each rule (``rules/``) finds the positions of a German reference where its error type applies; every
-position is edited, giving one (source, correct, incorrect) row per distinct variant, as the authors'
-sets (``variants=one``: one seeded position per sentence and rule). Human-reference pairs edit the human
+Each rule (``rules/``) finds the positions of a German reference where its error type applies; the
+``variants`` mode keeps what the authors' sets keep (``paper``: one seeded variant per sentence for Ding,
+clause omission and genitive, one per edited position for the others), every distinct variant (``all``) or
+one per sentence (``one``), each a (source, correct, incorrect) row. Human-reference pairs edit the human
 translation. Machine-reference pairs edit a beam translation of the same source by one of several MT
 systems (each a share of the sources; the paper: four systems, 25% each), kept only if the human
 reference shares the phenomenon's word(s) and the rule applies to it too (section 3.3); every drop is
