@@ -660,3 +660,43 @@ def test_rules_against_the_authors_development_slice():
     assert faithful["polarity_affix_del"].exact >= 0.97
     for name in ("placeholder_ding", "clause_omission", "hypercorrect_genitive"):
         assert faithful[name].per_sentence_ours == faithful[name].per_sentence_theirs == 1.0
+
+
+def test_compare_filters_machine_references_by_their_human_reference(tmp_path):
+    """Section 3.3 in the comparison: with the .human set beside the .mt set, an MT sentence keeps only the edits
+    whose noun its human reference (same source) also has, as the builder does."""
+    from wordbench.builders.minpairs.compare import compare_sets
+
+    source = "The city said on Tuesday that the game was cancelled."
+    mt = "Die Stadt teilte am Dienstag mit, dass das Spiel abgesagt wurde."
+    human = "Das Spiel wurde abgesagt, wie die Behörde am Dienstag mitteilte."
+    sets = {"np_agreement.mt": (mt, "Die Stadt teilte am Dienstag mit, dass der Spiel abgesagt wurde."),
+            "np_agreement.human": (human, "Der Spiel wurde abgesagt, wie die Behörde am Dienstag mitteilte.")}
+    for name, (correct, incorrect) in sets.items():
+        (tmp_path / name).mkdir()
+        for file, text in zip(("src.en", "tgt.correct.de", "tgt.incorrect.de"), (source, correct, incorrect)):
+            (tmp_path / name / file).write_text(text + "\n", encoding="utf-8")
+    machine = {r.name: r for r in compare_sets(tmp_path)}["np_agreement.mt"]
+    assert machine.human_checked == 1
+    assert machine.per_sentence_ours == 1.0  # "die Stadt" left out: the human reference has no "Stadt"
+    (tmp_path / "np_agreement.human" / "src.en").write_text("Another source.\n", encoding="utf-8")
+    unpaired = {r.name: r for r in compare_sets(tmp_path)}["np_agreement.mt"]
+    assert unpaired.human_checked == 0 and unpaired.per_sentence_ours == 2.0
+
+
+def test_clause_omission_without_a_segment_boundary_deletes_a_clause():
+    """A sentence stanza split only after an ordinal ("am 29. | September") loses a real clause by default: a
+    verb-final clause after a comma (with its trailing comma where the main clause goes on) or a last coordinated
+    or reporting clause; --faithful keeps the authors' split."""
+    metcash = ("Metcash wird voraussichtlich am 29. September weitere Details bekannt geben, wenn der Lebensmittel-, "
+               "Spirituosen- und Hardwaregroßhändler seinen jährlichen Investorenstrategietag veranstaltet.")
+    assert _offline("clause_omission", metcash) == ["Metcash wird voraussichtlich am 29. September weitere Details bekannt geben."]
+    embedded = "Für den 33-Jährigen, der sein 350. Spiel in der Bundesliga spielte, war es sein erstes Tor."
+    assert _offline("clause_omission", embedded) == ["Für den 33-Jährigen war es sein erstes Tor."]
+    smoking = "Fast 80.000 Menschen sterben an einer rauchbedingten Krankheit und das Rauchen kostet den NHS 2 Mrd. Pfund pro Jahr."
+    assert _offline("clause_omission", smoking) == ["Fast 80.000 Menschen sterben an einer rauchbedingten Krankheit."]
+    assert _offline("clause_omission", "Mit Meng hat das Künstlerhaus ein Ehrenmitglied verloren, heißt es.") == [
+        "Mit Meng hat das Künstlerhaus ein Ehrenmitglied verloren."]
+    assert _offline("clause_omission", "Der Prozess wird am 23. September mit der Befragung von Zeugen fortgesetzt.") == []
+    assert _offline("clause_omission", "Hofmann hat nicht nur das Spiel strukturiert, sondern erzielte auch das Tor.") == []
+    assert _offline("clause_omission", metcash, faithful=True)[0].startswith("September weitere Details")

@@ -131,7 +131,7 @@ def select_variants(text: str, edits: Sequence[Edit], phenomenon: str, mode: str
 
 class MinPairsBuilder(Builder):
     name = "minpairs"
-    version = "1.2.0"
+    version = "1.3.0"
     Config = Config
     schema = {"default": FEATURES, "counts": COUNT_FEATURES}
     configs = ("default", "counts")

@@ -5,7 +5,9 @@ rule, and our variants are compared with the authors' variants of the same sente
 
 Per set: how often the rule fires, the share of our variants (every candidate) that are among theirs and of
 theirs among ours, the share of their sentences whose variant set we reproduce exactly, and variants per
-sentence (ours under the default ``variants=paper``, theirs).
+sentence (ours under the default ``variants=paper``, theirs). Where the folder holds a phenomenon's ``.human`` set
+beside its ``.mt`` set, a machine reference keeps only the edits whose anchor words the human reference of the same
+source has (section 3.3, as the builder); without it (the development slice) every edit counts.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class SetComparison:
     exact: float  # sentences whose variant set is exactly theirs (under variants=all)
     per_sentence_ours: float  # under the default variants mode, among sentences where ours fires
     per_sentence_theirs: float
+    human_checked: int  # machine-reference sentences whose human reference (same source) filtered the edits
     misses: list[tuple[str, str]]  # (correct, their variant) we do not make
     extras: list[tuple[str, str]]  # (correct, our variant) they do not have
 
@@ -39,8 +42,20 @@ def compare_sets(folder, analyzer_name: str = "offline", faithful: bool = False)
 
     analyzer = load_analyzer(analyzer_name)
     by_set: dict[tuple[str, str], dict[str, set[str]]] = {}
+    source_of: dict[tuple[str, str], str] = {}
     for row in read_distillingeval(folder):
         by_set.setdefault((row["phenomenon"], row["reference_type"]), {}).setdefault(row["correct"], set()).add(row["incorrect"])
+        source_of[(row["phenomenon"], row["correct"])] = row["source"]
+    # Section 3.3: a machine reference keeps only edits whose anchor words its human reference (same source) has,
+    # as the builder does; possible where the folder holds the phenomenon's .human set too.
+    human_words: dict[tuple[str, str], set[str]] = {}
+    human_sets = {(ph, text) for (ph, ref), sents in by_set.items() if ref == "human" for text in sents}
+    if human_sets:
+        texts = sorted({t for _, t in human_sets})
+        words = dict(zip(texts, analyzer.analyze(texts)))
+        for ph, text in human_sets:
+            if words[text] is not None:
+                human_words[(ph, source_of[(ph, text)])] = {w.text.lower() for w in words[text].words}
     out = []
     for (phenomenon, ref), sentences in sorted(by_set.items()):
         if phenomenon not in RULES:
@@ -48,12 +63,16 @@ def compare_sets(folder, analyzer_name: str = "offline", faithful: bool = False)
         rule = RULES[phenomenon](faithful=faithful)
         texts = list(sentences)
         analyses = analyzer.analyze(texts)
-        fired = own = own_in = theirs_n = theirs_in = exact = 0
+        fired = own = own_in = theirs_n = theirs_in = exact = checked = 0
         per_sentence = []
         misses, extras = [], []
         for text, analysis in zip(texts, analyses):
             theirs = sentences[text]
             edits = rule.candidates(analysis) if analysis else []
+            ref_words = human_words.get((phenomenon, source_of[(phenomenon, text)])) if ref == "mt" else None
+            if ref_words is not None:
+                checked += 1
+                edits = [e for e in edits if set(e.anchors) <= ref_words]
             ours = {v for v, _ in distinct_variants(text, edits)}
             fired += bool(ours)
             theirs_n += len(theirs)
@@ -67,16 +86,17 @@ def compare_sets(folder, analyzer_name: str = "offline", faithful: bool = False)
                 per_sentence.append(len(select_variants(text, edits, phenomenon, "paper", 0)))
         n = len(texts)
         out.append(SetComparison(f"{phenomenon}.{ref}", n, fired / n, own_in / max(own, 1), theirs_in / max(theirs_n, 1), exact / n,
-                                 sum(per_sentence) / max(len(per_sentence), 1), theirs_n / n, misses, extras))
+                                 sum(per_sentence) / max(len(per_sentence), 1), theirs_n / n, checked, misses, extras))
     return out
 
 
 def table(results: list[SetComparison]) -> str:
-    lines = ["| set | sentences | fires % | ours among theirs % | theirs among ours % | exact % | variants/sentence ours vs theirs |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| set | sentences | fires % | ours among theirs % | theirs among ours % | exact % | variants/sentence ours vs theirs "
+             "| human reference checked |", "|---|---|---|---|---|---|---|---|"]
     for r in results:
         lines.append(f"| {r.name} | {r.sentences} | {100 * r.fires:.1f} | {100 * r.ours_among_theirs:.1f} | {100 * r.theirs_among_ours:.1f} "
-                     f"| {100 * r.exact:.1f} | {r.per_sentence_ours:.2f} vs {r.per_sentence_theirs:.2f} |")
+                     f"| {100 * r.exact:.1f} | {r.per_sentence_ours:.2f} vs {r.per_sentence_theirs:.2f} "
+                     f"| {r.human_checked if r.name.endswith('.mt') else '-'} |")
     return "\n".join(lines)
 
 

@@ -26,11 +26,77 @@ def _deletable(text: str, start: int, end: int) -> tuple[int, int] | None:
     return start, end
 
 
+_INTRODUCERS = frozenset({"KOUS", "KOUI", "PRELS", "PRELAT", "PWAV"})  # conjunctions, relative pronouns, w-adverbs
+_FINITE = frozenset({"VVFIN", "VAFIN", "VMFIN"})
+_CLAUSE_END = _FINITE | {"VVPP"}  # the offline tagger reads some finite verbs ("veranstaltet") as participles
+_MARKS = frozenset("([„»\"“”«)]")
+
+
+def _clause_end(words, i: int) -> int | None:
+    """Index of the verb closing the clause introduced at ``words[i]``: the first verb before , . ! ? ; or :, across
+    commas of a list but not into the next clause, a bracket or a quotation; None where there is none."""
+    for j in range(i + 1, len(words) - 1):
+        nxt = words[j + 1]
+        if words[j].text in _MARKS or (words[j].xpos == "$," and nxt.xpos in _INTRODUCERS):
+            return None
+        if nxt.upos == "PUNCT" and nxt.text in ",.!?;:" and words[j].upos in ("VERB", "AUX"):
+            return j if words[j].xpos in _CLAUSE_END else None
+    return None
+
+
+def _subordinate_clauses(analysis) -> list[tuple[int, int]]:
+    """Spans of verb-final clauses introduced after a comma (", wenn ... veranstaltet", ", der ... spielte,"), each
+    with its leading comma; with its trailing comma too where the clause sits before the main clause's verb ("Für
+    den 33-Jährigen, der ... spielte, war es" -> "Für den 33-Jährigen war es"). The rest keeps a finite verb."""
+    words, spans = analysis.words, []
+    for i in range(1, len(words) - 1):
+        if words[i - 1].xpos != "$," or words[i].xpos not in _INTRODUCERS - {"KOUI"}:
+            continue
+        j = _clause_end(words, i)
+        if j is None:
+            continue
+        start, end = words[i - 1].start, words[j].end
+        before, after = words[: i - 1], words[j + 1 :]
+        if after[0].text == "," and len(after) > 1 and after[1].xpos in _FINITE and not any(w.xpos in _FINITE for w in before):
+            end = after[0].end
+        rest = [w for w in words if w.end <= start or w.start >= end]
+        if any(w.xpos in _FINITE for w in rest):
+            spans.append((start, end))
+    return spans
+
+
+_COORDINATORS = frozenset({"und", "aber", "sondern", "oder", "denn", "doch"})
+_SAYING = frozenset("sagen heißen erklären berichten mitteilen teilen betonen schreiben meinen ergänzen hinzufügen fügen".split())
+
+
+def _final_clauses(analysis) -> list[tuple[int, int]]:
+    """Spans of a last main clause: coordinated ("..., und das Rauchen kostet ...", "– aber kleben Sie ...") or a
+    reporting clause (", hieß es in der Erklärung"), each to the sentence end, where the clause before has a finite
+    verb and the deleted one has its own near its start."""
+    words, text, spans = analysis.words, analysis.text, []
+    last = len(words) - 1 if words and words[-1].upos == "PUNCT" else len(words)
+    for k in range(1, last - 1):
+        w, tail = words[k], words[k + 1 : last]
+        coordinated = w.xpos == "KON" and w.text.lower() in _COORDINATORS and any(x.xpos in _FINITE for x in tail[:4])
+        reporting = w.xpos == "$," and tail[0].xpos in _FINITE and tail[0].lemma.lower() in _SAYING
+        if not (coordinated or reporting) or any(x.xpos == "$," for x in tail):
+            continue
+        start = words[k - 1].start if coordinated and words[k - 1].text in (",", "–", "-") else w.start
+        head = [x for x in words if x.end <= start]
+        if w.text.lower() == "sondern" and "nicht nur" in text[:start]:
+            continue  # "nicht nur ..., sondern auch": the first half cannot stand alone
+        if any(x.xpos in _FINITE for x in head) and _balanced(text[start : tail[-1].end]):
+            spans.append((start, tail[-1].end))
+    return spans
+
+
 class ClauseOmission(Rule):
     """Delete one segment of a reference that the sentence splitter divides into several (at . ! ? ; :), as the
     paper deletes one of stanza's sentences; a one-word sentence ("Stopp!") is one too. A quotation or bracket that
-    spans segments keeps its marks; a segment with an unmatched mark inside is not deleted. Faithful: the segments
-    of the authors' sets (stanza also splits after ordinals and abbreviations), deleted whole."""
+    spans segments keeps its marks; a segment with an unmatched mark inside is not deleted. A sentence with one
+    segment loses a verb-final clause introduced after a comma or a last coordinated or reporting clause instead (where stanza split it after an ordinal,
+    "am 12. | September", which is no clause). Faithful: the segments of the authors' sets (stanza also splits
+    after ordinals and abbreviations), deleted whole."""
 
     name = "clause_omission"
     description = "one clause (sentence-splitter segment) deleted"
@@ -42,6 +108,8 @@ class ClauseOmission(Rule):
             segments = split_segments(text, stanza_like=True)
         segments = [(s, e) for s, e in segments if any(w.upos != "PUNCT" for w in analysis.words_in((s, e)))]
         if len(segments) < 2:  # the omission must leave a clause behind, and delete one
-            return []
+            if self.faithful:
+                return []
+            return [Edit(s, e, "") for s, e in _subordinate_clauses(analysis)] + [delete(text, s, e) for s, e in _final_clauses(analysis)]
         spans = segments if self.faithful else [_deletable(text, s, e) for s, e in segments]
         return [delete(text, *span) for span in spans if span is not None]
