@@ -85,9 +85,11 @@ target); hypernyms include WordNet instance hypernyms. Closed-class words are NL
 and prepositions it lacks (`may`, `despite`). Known losses of the dominant-use rule: adjectives used more
 often otherwise (`open`, `right`, `male`, `female`, `married`, `closed`) are no antonym keys or targets.
 Without a corpus, V has no hyphenated or dotted word (wordfreq splits them, so it gives them no rate).
-`--faithful` (`pos_rule=first-sense`) takes the part of speech of nltk's first synset for keys and targets,
-which lists nouns first: `general`, `good` and `old` are nouns there, so their antonyms drop out. With it
-the antonym row matches the paper's Table 4 (1.12x-1.39x of 41/59/266 against 1.12x-1.98x by default).
+A noun key is no inflected verb form whose noun senses WordNet never saw tagged (`using`). Keywords are
+WordNet lemmas (`keyword_forms=inflected` adds the frequency source's plurals, read through their base form).
+`--faithful` (`pos_rule=first-sense`) takes the part of speech of nltk's first synset for keys, which lists
+nouns first: `general`, `good` and `old` are no antonym keys there; targets are the paper's A ∩ T, H ∩ T and
+C' ∩ T with no part-of-speech test (`new -> old`, the release's first line, is kept).
 
 **Frequency bins**, as occurrences per billion tokens: rare < 10, medium 10-99, frequent >= 100 (the
 paper's counts in a ~1B-word Wikipedia corpus). **With the default wordfreq source**, whose English

@@ -29,7 +29,7 @@ from .sources.dictionary import load_dictionary
 from .sources.frequencies import Frequencies, bin_of, load_frequencies, zipf
 from .sources.stopwords import CLOSED_CLASS
 from .sources.vocab import load_reference_tokenizer, single_token_words
-from .sources.wordnet import dominant_use, first_sense_pos, gloss_words, load_wordnet, tagged_counts
+from .sources.wordnet import dominant_use, first_sense_pos, gloss_words, load_wordnet, own_lemmas, tagged_counts
 
 RELATIONS = ("antonym", "hypernym", "cohyponym", "corruption")
 BINS = ("rare", "medium", "frequent")
@@ -42,7 +42,10 @@ PAPER_TABLE4 = {  # entries per bin in the paper's Table 4
     "corruption": (2880, 0, 0),
 }
 
-FAITHFUL = {"pos_rule": "first-sense", "antonym_scope": "sense"}  # what --faithful sets (and keeps inflected targets, word-like corruptions)
+# What --faithful sets (and keeps inflected targets, word-like corruptions): the paper's A ∩ T, H ∩ T and C' ∩ T
+# take WordNet's relation words as they are, with no part-of-speech test on targets: "new -> old", the release's
+# first line and Table 2's first example, needs it, since old's first sense is a noun.
+FAITHFUL = {"pos_rule": "first-sense", "antonym_scope": "sense", "clean_targets": False}
 
 _List = getattr(datasets, "List", datasets.Sequence)
 FEATURES = datasets.Features(
@@ -88,6 +91,9 @@ class Config(Spec):
         "dictionary", "with wordfreq, how an unlisted word enters V as rare: dictionary (glosses or a word list), glosses, "
         "wordnet (every lemma, 1.0.0), none")
     dictionary: str | None = opt(None, "word list for rare_words=dictionary; none: SCOWL size 70 (Debian wamerican-huge)")
+    keyword_forms: Literal["lemma", "inflected"] = opt(
+        "lemma", "keywords: WordNet lemmas of V; inflected: also the frequency source's noun forms WordNet's morphology "
+        "resolves (algorithms -> algorithm; about doubles the medium and frequent cells, see the README)")
     antonym_scope: Literal["lemma", "sense"] = opt(
         "lemma", "antonyms of the keyword's own pointers (lemma), or of every lemma of its sense (the authors'; --faithful)")
     keep_closed_class: bool = opt(False, "keep closed-class keywords (NLTK English stopwords, single letters)")
@@ -128,7 +134,9 @@ class _Context:
         rule = self.config.pos_rule
         if rule == "any":
             return True
-        return first_sense_pos(self.wn, word) == pos if rule == "first-sense" else dominant_use(self.wn, word, pos)
+        if rule == "first-sense":
+            return first_sense_pos(self.wn, word) == pos
+        return dominant_use(self.wn, word, pos, base_forms=self.config.keyword_forms != "lemma")
 
     def content_word(self, word: str, pos: str) -> bool:
         """Not closed-class (unless ``keep_closed_class``) and a ``pos`` word by ``Config.pos_rule``."""
@@ -147,8 +155,17 @@ class _Context:
         return word in gloss_words(self.wn) or any(c for c, _ in tagged_counts(self.wn, word).values())
 
     def keyword(self, word: str, pos: str) -> bool:
-        """A keyword of V: attested, not closed-class, a ``pos`` word by ``Config.pos_rule``."""
-        return self.in_vocabulary(word) and self.content_word(word, pos)
+        """A keyword of V: attested, not closed-class, a ``pos`` word by ``Config.pos_rule``; by the dominant use,
+        no verb form taken for a noun (``verb_form_noun``)."""
+        if not (self.in_vocabulary(word) and self.content_word(word, pos)):
+            return False
+        return not (pos == "n" and self.config.pos_rule == "dominant" and self.verb_form_noun(word))
+
+    def verb_form_noun(self, word: str) -> bool:
+        """An inflected verb form whose noun senses WordNet never saw tagged (using, fucking): a gerund, not a
+        thing. Nouns with tagged uses (building, meeting, playing) stay; counting their verb's every use would
+        drop them (build: 139 tagged verb uses against 52 of the noun building)."""
+        return tagged_counts(self.wn, word, base_forms=True)["n"][0] == 0 and bool(set(self.wn._morphy(word, "v")) - {word})
 
     def target(self, word: str, pos: str) -> bool:
         """A target word: in T and, with ``clean_targets``, a ``pos`` word by the keyword conditions."""
@@ -157,8 +174,7 @@ class _Context:
         if not self.config.clean_targets:
             return True
         if (word, pos) not in self._target_cache:
-            # an untagged noun that is a verb form (using, worrying) is a gerund, not a thing
-            gerund = pos == "n" and tagged_counts(self.wn, word)["n"][0] == 0 and bool(set(self.wn._morphy(word, "v")) - {word})
+            gerund = pos == "n" and self.verb_form_noun(word)
             self._target_cache[word, pos] = not gerund and self.content_word(word, pos)
         return self._target_cache[word, pos]
 
@@ -180,6 +196,10 @@ class _Context:
             return set(candidates)
         own = {word, *self.wn._morphy(word, "n")}
         return {t for t in candidates if not own & {t, *self.wn._morphy(t, "n")}}
+
+    def senses(self, word: str, pos: str) -> list:
+        """The synsets of ``word``, most frequent first: its own, or its base forms' for an inflected form."""
+        return [lemma.synset() for lemma in own_lemmas(self.wn, word, pos, self.config.keyword_forms == "inflected")]
 
     def bin(self, word: str) -> str:
         c = self.config
@@ -216,15 +236,10 @@ def _lemma_words(synset) -> list[str]:
     return [name for name in synset.lemma_names() if WORD.fullmatch(name)]
 
 
-def _senses(ctx: _Context, word: str, pos: str) -> list:
-    """The synsets of ``word`` itself (no morphological base forms), most frequent first."""
-    return [lemma.synset() for lemma in ctx.wn.lemmas(word, pos) if lemma.name() == word]
-
-
 def _hypernyms(ctx: _Context, word: str, max_distance: int, min_depth: int) -> dict:
     """Hypernyms of the keyword's most frequent noun senses at least ``min_depth`` deep, with their distance."""
     found: dict = {}
-    for sense in _senses(ctx, word, "n")[: ctx.config.senses]:
+    for sense in ctx.senses(word, "n")[: ctx.config.senses]:
         for h, distance in _closure(sense, _up, max_distance).items():
             if h.min_depth() >= min_depth:
                 found[h] = min(distance, found.get(h, distance))
@@ -233,10 +248,12 @@ def _hypernyms(ctx: _Context, word: str, max_distance: int, min_depth: int) -> d
 
 def antonym_targets(ctx: _Context, word: str) -> list[str]:
     """Antonyms of the adjective's most frequent sense that are in T (``Config.antonym_scope``)."""
-    lemmas = [lemma for lemma in ctx.wn.lemmas(word, "a") if lemma.name() == word]
-    if not lemmas:
+    senses = ctx.senses(word, "a")
+    if not senses:
         return []
-    sources = lemmas[0].synset().lemmas() if ctx.config.antonym_scope == "sense" else lemmas[:1]
+    forms = {word, *ctx.wn._morphy(word, "a")}
+    own = [lemma for lemma in senses[0].lemmas() if lemma.name() in forms] or senses[0].lemmas()[:1]
+    sources = senses[0].lemmas() if ctx.config.antonym_scope == "sense" else own[:1]
     antonyms = {a.name() for lemma in sources for a in lemma.antonyms()}
     return ctx.most_frequent((a for a in antonyms if a != word and ctx.target(a, "a")), len(antonyms))
 
@@ -281,7 +298,7 @@ def corrupt(word: str, rng: random.Random) -> str:
 
 class WNLaMProBuilder(Builder):
     name = "wnlampro"
-    version = "1.2.1"
+    version = "1.3.0"
     Config = Config
     schema = {"default": FEATURES}
 
@@ -303,10 +320,9 @@ class WNLaMProBuilder(Builder):
         from tqdm.auto import tqdm
 
         wn, freq, tok, dictionary, _ = self._resolve(config)
-        nouns = sorted(w for w in wn.all_lemma_names("n") if WORD.fullmatch(w))
-        adjectives = sorted(w for w in wn.all_lemma_names("a") if WORD.fullmatch(w))
         every = sorted({w for pos in "nvar" for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)})
         ctx = _Context(wn, freq, single_token_words(tok, every), config, dictionary)
+        nouns, adjectives = self._candidates(ctx, every, progress)
 
         rows: list[dict] = []
 
@@ -360,6 +376,28 @@ class WNLaMProBuilder(Builder):
             add("corruption", key, "n" if w in noun_set else "a", [w])
 
         return {"default": self._split(rows, config)}
+
+    @staticmethod
+    def _candidates(ctx: _Context, lemmas: list[str], progress: bool) -> tuple[list[str], list[str]]:
+        """Noun and adjective keyword candidates: WordNet's lemmas, and with ``keyword_forms`` other than
+        ``lemma`` every word of the frequency source that WordNet's morphology resolves to a noun (adjectives stay
+        lemmas), as the paper looks up the words of its corpus."""
+        from tqdm.auto import tqdm
+
+        wn = ctx.wn
+        if ctx.config.keyword_forms == "lemma":
+            return tuple(sorted(w for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)) for pos in "na")
+        # Inflected forms come from the frequency source only: the rare-word extension (a word list, WordNet's
+        # glosses) stands in for corpus attestation of lemmas, and a word list spells out every regular plural.
+        pool = set(lemmas) | {w for w in ctx.freq.rates if WORD.fullmatch(w)}
+        lemma_adjectives = set(wn.all_lemma_names("a"))
+        nouns, adjectives = [], []
+        for w in tqdm(sorted(pool), desc="wnlampro keywords (WordNet lookup of V)", disable=not progress, mininterval=2):
+            if wn._morphy(w, "n"):
+                nouns.append(w)
+            if w in lemma_adjectives:  # a comparative is no antonym key (bigger -> small)
+                adjectives.append(w)
+        return nouns, adjectives
 
     @staticmethod
     def _split(rows: list[dict], config: Config) -> datasets.DatasetDict:

@@ -96,7 +96,7 @@ class WNLaMProScorer(Scorer):
 
     def __init__(self, **options):
         super().__init__(**options)  # word_start_only is typed there (true/false/None)
-        self._labels: tuple[object, list[str]] | None = None  # (model, its labels): the last model's, kept with it
+        self._labels: tuple[object, list[str], frozenset[str]] | None = None  # (model, labels, producible): the last model's
 
     def word_start_only(self, family: str | None) -> bool:
         """Rank only tokens that begin a word: the option, else yes for causal and seq2seq models (next-token
@@ -132,8 +132,16 @@ class WNLaMProScorer(Scorer):
                     labels.append(vocab.word(i).lower())
                 else:
                     labels.append(tok if vocab.boundary[i] or tok.startswith("##") else "##" + tok)
-            self._labels = (model, labels)
+            start_only = self.word_start_only(model.family)
+            producible = frozenset(w for i, w in enumerate(labels) if (vocab.is_start[i] if start_only else not w.startswith("##")))
+            self._labels = (model, labels, producible)
         return self._labels[1]
+
+    def producible(self, model) -> frozenset[str]:
+        """The words the model's ranking can put in its top 100 at all (word-start tokens for causal and seq2seq
+        models): an entry none of whose targets is among them can never be matched."""
+        self.token_labels(model)
+        return self._labels[2]
 
     def predicted_words(self, model, lefts: list[str], rights: list[str]) -> list[list[str]]:
         """Top-100 predictions per query: distinct labels (case variants are one word); ``faithful``:
@@ -155,8 +163,10 @@ class WNLaMProScorer(Scorer):
             per_item[n].append(w)
             texts[n].append(f"{left}___{right}")
         records = []
+        producible = self.producible(model)
         for n, item in enumerate(items):
             result = rank_and_precision(per_item[n], item["targets"])
+            result["reachable"] = any(t in producible for t in item["targets"])
             best = result["best_pattern"] or 0
             records.append(
                 {
@@ -184,6 +194,11 @@ class WNLaMProScorer(Scorer):
             for b in (*BINS, "all"):
                 rows = groups.get((rel, b), [])
                 cell = {"n": len(rows)}
+                if rows and all("reachable" in r for r in rows):  # records of earlier runs lack it: no figure
+                    reachable = [r["rr"] for r in rows if r["reachable"]]
+                    cell["reachable"] = round(len(reachable) / len(rows), 4)
+                    if len(reachable) >= MIN_ENTRIES:
+                        cell["mrr_reachable"] = round(float(np.mean(reachable)), 4)
                 if len(rows) >= MIN_ENTRIES:
                     rr = [r["rr"] for r in rows]
                     cell["mrr"] = round(float(np.mean(rr)), 4)
@@ -208,16 +223,22 @@ class WNLaMProScorer(Scorer):
             "",
             "Cells: MRR [95% bootstrap interval] (n entries); rare < 10 per billion, medium 10-99, frequent >= 100;",
             "n<10: too few entries to report. Last column: MRR(rare) - MRR(frequent) and its two-sided permutation p.",
+            *_rare_bin_note(summaries),
             "",
         ]
         for s in summaries:
-            lines += [f"### {s['model']['name']}: all metrics ({s['split']} split)", "", "| relation | bin | n | MRR | 95% CI | P@3 | P@10 |", "|---|---|---|---|---|---|---|"]
+            lines += [f"### {s['model']['name']}: all metrics ({s['split']} split)", "",
+                      "| relation | bin | n | MRR | 95% CI | P@3 | P@10 | reachable | MRR (reachable) |", "|---|---|---|---|---|---|---|---|---|"]
             for rel in RELATIONS:
                 for b in (*BINS, "all"):
                     c = s["metrics"][rel][b]
                     ci = "[" + ", ".join(f"{v:.3f}" for v in c["mrr_ci"]) + "]" if "mrr_ci" in c else "-"
-                    lines.append(f"| {rel} | {b} | {c['n']} | {_fmt(c.get('mrr'))} | {ci} | {_fmt(c.get('p@3'))} | {_fmt(c.get('p@10'))} |")
-            lines += ["", f"`{s['signature']}`", ""]
+                    reach = f"{100 * c['reachable']:.0f}%" if "reachable" in c else "-"
+                    lines.append(f"| {rel} | {b} | {c['n']} | {_fmt(c.get('mrr'))} | {ci} | {_fmt(c.get('p@3'))} | {_fmt(c.get('p@10'))} "
+                                 f"| {reach} | {_fmt(c.get('mrr_reachable'))} |")
+            lines += ["", "Reachable: the share of entries with a target the model can rank at all (targets are single tokens of",
+                      "the reference tokenizer; a causal model ranks its own word-start tokens); MRR (reachable) is over those.",
+                      "", f"`{s['signature']}`", ""]
         return "\n".join(lines)
 
     def plots(self, records: list[dict], summary: dict, folder: Path) -> list[str]:
@@ -280,6 +301,15 @@ def rank_count_grid(records: list[dict]) -> tuple[np.ndarray, list[str]]:
     first = min((j for j in np.flatnonzero(grid.sum(0)) if j > 0), default=n_cols)
     keep = [0] * bool(grid[:, 0].sum()) + list(range(first, n_cols)) or [0]
     return grid[:, keep], [labels[j] for j in keep]
+
+
+def _rare_bin_note(summaries: list[dict]) -> list[str]:
+    """What "rare" means for the data at hand: with wordfreq (no corpus), a word below its list's floor that
+    another source attests, count 0; with corpus counts, seen 1-9 times per billion tokens as the paper."""
+    if any("|freq:wordfreq" in s["signature"] for s in summaries):
+        return ["Rare here: a word wordfreq does not list (its floor is near 10 per billion) that WordNet's text or the",
+                "word list attests, keyword count 0; not the paper's 'seen 1-9 times in ~1B words' (corpus counts give that)."]
+    return []
 
 
 def _cell(c: dict) -> str:

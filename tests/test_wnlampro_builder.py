@@ -212,7 +212,8 @@ def test_default_build(wnlampro_build):
         if r["relation"] == "corruption":
             assert r["keyword_bin"] == "rare" and r["keyword_count"] < 10
         assert r["key"] not in CLOSED_CLASS and r["keyword_corpus_count"] is None  # wordfreq: no corpus counts
-    assert meta["signature"].startswith(f"wnlampro@{WNLaMProBuilder.version}|wordnet:3.0|freq:wordfreq-") and WNLaMProBuilder.version == "1.2.1"
+    assert meta["signature"].startswith(f"wnlampro@{WNLaMProBuilder.version}|wordnet:3.0|freq:wordfreq-")
+    assert "hypernym/using" not in rows and "cohyponym/using" not in rows and "cohyponym/building" in rows  # no gerund keys
     assert "|dict:american-english-huge-" in meta["signature"]  # the rare bin's word list is a named source
     summary = WNLaMProBuilder().summary(data)
     ratios = [float(x) for x in re.findall(r"(\d+\.\d+)x", summary)]
@@ -290,3 +291,40 @@ def test_faithful_cohyponyms_never_hold_the_keyword_itself(wn):
         found = cohyponym_targets(ctx, "dog")
         assert len(found) >= 3 and "dog" not in found, (faithful, found)
     assert _ctx(wn, {}, [], faithful=True).other_words("cow", ["cow", "cows"]) == {"cow", "cows"}  # hypernyms: as the authors
+
+
+def test_verb_forms_are_no_noun_keywords(wn):
+    """An inflected verb form whose noun senses WordNet never saw tagged (using, fucking) is no noun keyword by the
+    dominant use; nouns with tagged uses stay though their verb is used more (building, meeting, playing)."""
+    rates = {w: 1e4 for w in ("using", "fucking", "building", "meeting", "playing", "times")}
+    ctx = _ctx(wn, rates, [])
+    assert not ctx.keyword("using", "n") and not ctx.keyword("fucking", "n")
+    assert all(ctx.keyword(w, "n") for w in ("building", "meeting", "playing", "times"))
+    assert _ctx(wn, rates, [], faithful=True).keyword("using", "n")  # the authors' first-sense rule keeps it
+
+
+def test_inflected_keywords_read_through_their_base_form(wn):
+    """keyword_forms=inflected: a noun form of the frequency source that is no lemma (algorithms) is a noun keyword
+    with its base form's senses and hypernyms; the base form is no target of its own entry."""
+    from wordbench.builders.wnlampro import WNLaMProBuilder, hypernym_targets
+
+    targets = ["rule", "procedure", "process", "formula", "algorithm", "activity", "method"]
+    ctx = _ctx(wn, {"algorithms": 500.0, "algorithm": 5000.0}, targets, keyword_forms="inflected")
+    assert ctx.keyword("algorithms", "n") and ctx.senses("algorithms", "n") == ctx.senses("algorithm", "n")
+    assert "algorithm" not in hypernym_targets(ctx, "algorithms")
+    assert hypernym_targets(ctx, "algorithms") == hypernym_targets(ctx, "algorithm")
+    nouns, adjectives = WNLaMProBuilder._candidates(ctx, ["algorithm", "big"], progress=False)
+    assert "algorithms" in nouns and "algorithm" in nouns and "algorithms" not in adjectives
+    lemma_nouns, _ = WNLaMProBuilder._candidates(_ctx(wn, {"algorithms": 500.0}, []), [], progress=False)
+    assert "algorithms" not in lemma_nouns and "algorithm" in lemma_nouns  # the default: WordNet lemmas
+
+
+def test_faithful_antonyms_keep_new_old_and_big_small(wn):
+    """The paper's A ∩ T tests no part of speech on targets: new -> old (the release's first line) under
+    --faithful, although old's first sense is a noun; the default keeps its dominant-use test on targets."""
+    targets = ["old", "little", "small", "large", "bad"]
+    faithful = _ctx(wn, {}, targets, faithful=True)
+    assert faithful.keyword("new", "a") or faithful.has_pos("new", "a")
+    assert antonym_targets(faithful, "new") == ["old"]
+    assert set(antonym_targets(faithful, "big")) == {"little", "small"}
+    assert antonym_targets(_ctx(wn, {}, targets), "new") == ["old"]

@@ -160,3 +160,27 @@ def test_record_query_is_the_input_the_model_saw(tiny_models):
         scorer.run_info(model)
         query = scorer.score(model, [item])[0]["query"]
         assert query.endswith(end) and "dog" in query, query  # the authors' "." with no space under --faithful
+
+
+def test_reachable_share_and_mrr_over_reachable_entries(tiny_models):
+    """An entry whose targets the model cannot rank (no word-start token spells them) is counted as unreachable;
+    the cell reports the share and the MRR over the reachable entries only."""
+    from wordbench.scorers.models import load_model
+
+    model = load_model(str(tiny_models["gpt2"]), device="cpu")
+    scorer = WNLaMProScorer()
+    scorer.run_info(model)
+    producible = scorer.producible(model)
+    word = next(iter(sorted(producible)))
+    items = [{"id": f"h{i}", "key": "dog", "relation": "hypernym", "keyword_bin": "rare", "keyword_count": 0.0,
+              "targets": [word] if i % 2 else ["zzqxjunreachable"]} for i in range(4)]
+    records = scorer.score(model, items)
+    assert [r["reachable"] for r in records] == [False, True, False, True]
+    rows = [{"id": str(i), "relation": "cohyponym", "keyword_bin": "rare", "rr": 0.5 if i < 10 else 0.0, "reachable": i < 10,
+             "p@3": 0.0, "p@10": 0.0} for i in range(20)]
+    cell = scorer.summarize(rows)["cohyponym"]["rare"]
+    assert cell["reachable"] == 0.5 and cell["mrr"] == 0.25 and cell["mrr_reachable"] == 0.5
+    summary = {"model": {"name": "m"}, "split": "test", "metrics": scorer.summarize(rows), "signature": "wnlampro@1|freq:wordfreq-3|x"}
+    report = scorer.report([summary])
+    assert "| cohyponym | rare | 20 | 0.250 |" in report and "| 50% | 0.500 |" in report
+    assert "not the paper's 'seen 1-9 times" in report

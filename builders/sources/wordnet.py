@@ -191,13 +191,28 @@ def lemma_count(wn, lemma) -> int:
     return _sense_counts(wn).get(lemma.key(), 0)
 
 
-def tagged_counts(wn, word: str, verb_forms: bool = False) -> dict[str, tuple[int, int]]:
+def own_lemmas(wn, word: str, pos: str, base_forms: bool = False) -> list:
+    """``word``'s own lemmas of ``pos``; with ``base_forms``, a word that is no lemma of any part of speech
+    (algorithms, antennae, bigger) takes those of its base forms by WordNet's morphology."""
+    lemmas = [lemma for lemma in wn.lemmas(word, pos) if lemma.name() == word]
+    if lemmas or not base_forms or is_lemma(wn, word):
+        return lemmas
+    return [lemma for b in wn._morphy(word, pos) for lemma in wn.lemmas(b, pos) if lemma.name() == b]
+
+
+def is_lemma(wn, word: str) -> bool:
+    """``word`` is itself a WordNet lemma of some part of speech (not only an inflected form)."""
+    return any(lemma.name() == word for pos in "nvar" for lemma in wn.lemmas(word, pos))
+
+
+def tagged_counts(wn, word: str, verb_forms: bool = False, base_forms: bool = False) -> dict[str, tuple[int, int]]:
     """Per part of speech (n, v, a with satellites, r): (summed sense-tagged count of ``word``'s own
     lemmas in WordNet's ``cntlist``, number of its senses). ``verb_forms``: a word that is an inflected
-    form of a verb (``made`` of make, by WordNet's morphology) also counts that verb's senses."""
+    form of a verb (``made`` of make, by WordNet's morphology) also counts that verb's senses.
+    ``base_forms``: a word that is no lemma counts its base forms' lemmas (``own_lemmas``)."""
     out = {}
     for pos in "nvar":
-        lemmas = [lemma for lemma in wn.lemmas(word, pos) if lemma.name() == word]
+        lemmas = own_lemmas(wn, word, pos, base_forms)
         if pos == "v" and verb_forms:
             bases = [b for b in wn._morphy(word, "v") if b != word]
             lemmas += [lemma for b in bases for lemma in wn.lemmas(b, "v") if lemma.name() == b]
@@ -205,12 +220,13 @@ def tagged_counts(wn, word: str, verb_forms: bool = False) -> dict[str, tuple[in
     return out
 
 
-def dominant_use(wn, word: str, pos: str) -> bool:
+def dominant_use(wn, word: str, pos: str, base_forms: bool = False) -> bool:
     """``word`` is a ``pos`` in its dominant use: more than half its tagged occurrences are ``pos``
     senses; a word with no tagged occurrence is the part of speech with most senses (a tie goes to the
     first of noun, verb, adjective, adverb: ``canine`` is a noun). For an adjective, a participle's verb
-    counts too (``made``, ``closed`` and ``wanted`` are mostly verb forms)."""
-    counts = tagged_counts(wn, word, verb_forms=pos == "a")
+    counts too (``made``, ``closed`` and ``wanted`` are mostly verb forms). ``base_forms``: an inflected
+    form that is no lemma is read through its base forms (``algorithms`` as ``algorithm``)."""
+    counts = tagged_counts(wn, word, verb_forms=pos == "a", base_forms=base_forms)
     total = sum(c for c, _ in counts.values())
     if total:
         return 2 * counts[pos][0] > total
