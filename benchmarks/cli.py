@@ -126,8 +126,8 @@ TOKEN_OPTION = click.option("--token", metavar="TOKEN", help="Hub token (default
 
 @cli.command()
 @click.argument("name")
-@click.option("--repo-id", required=True, help="Hub dataset repository, ORG/NAME.")
-@click.option("--version", "version", required=True, help="Dataset version X.Y.Z; the Hub revision is tagged vX.Y.Z (an existing tag is refused).")
+@click.option("--repo-id", help="Hub dataset repository, ORG/NAME; without it, only --local is written (nothing is uploaded).")
+@click.option("--version", "version", help="Dataset version X.Y.Z; the Hub revision is tagged vX.Y.Z (an existing tag is refused). Default: the builder's version.")
 @click.option("--local", type=click.Path(path_type=Path), help="Folder for the Hub layout (default: publish/NAME-VERSION).")
 @click.option("--dry-run", is_flag=True, help="Write the folder and card only; upload nothing.")
 @click.option("--changelog", help="The changelog line for this version (added to the card's changelog).")
@@ -140,9 +140,16 @@ TOKEN_OPTION = click.option("--token", metavar="TOKEN", help="Hub token (default
 def publish(name, repo_id, version, local, dry_run, changelog, private, replace_local, token, overrides, faithful):
     """Publish benchmark NAME to the HuggingFace Hub as a versioned dataset."""
     from .publish import publish as do_publish
+    from .registry import get
 
-    folder = do_publish(name, repo_id, version, local, dry_run, overrides, changelog, private, faithful=faithful, replace_local=replace_local, token=token)
-    if dry_run:
+    if not repo_id and not local:
+        raise click.UsageError("give --repo-id ORG/NAME to publish to the Hub, or --local DIR to write the folder only")
+    version = version or get(name).version
+    folder = do_publish(name, repo_id, version, local, dry_run or not repo_id, overrides, changelog, private, faithful=faithful,
+                        replace_local=replace_local, token=token)
+    if not repo_id:
+        click.echo(f"wrote {folder} (version {version}); nothing uploaded: give --repo-id to publish it")
+    elif dry_run:
         click.echo(f"dry run: wrote {folder}; would upload it to datasets/{repo_id} and tag v{version}")
     else:
         click.echo(f"published {folder} to datasets/{repo_id} at tag v{version}")

@@ -23,7 +23,7 @@ from wordbench.cache import cache_dir
 from wordbench.files import check_writable
 from wordbench.hashing import file_sha8
 
-from .schema import check_data
+from .schema import check_data, decode_labels, encode_labels, published_features, type_name
 from .registry import Benchmark, get
 from .signature import data_signature, short_hash
 
@@ -42,7 +42,10 @@ def card_text(bench: Benchmark, data, meta: dict, summary: str, version: str | N
     """The dataset card; ``history`` holds the previous versions' changelog lines (newest first)."""
     from huggingface_hub import DatasetCardData
 
+    builder = bench.builder_class
     n = sum(len(ds) for dsd in data.values() for ds in dsd.values())
+    features = {cfg: published_features(builder.schema.get(cfg) or next(iter(dsd.values())).features, builder.labels)
+                for cfg, dsd in data.items()}
     card_data = DatasetCardData(
         pretty_name=f"wordbench {bench.name}",
         license=bench.license,
@@ -52,11 +55,23 @@ def card_text(bench: Benchmark, data, meta: dict, summary: str, version: str | N
         task_categories=list(bench.task_categories),
         tags=list(bench.tags),
         size_categories=[_size_category(n)],
+        task_ids=list(bench.task_ids),
+        source_datasets=list(bench.source_datasets),
         configs=[
-            {"config_name": cfg, "data_files": [{"split": s, "path": f"data/{cfg}/{s}-*.parquet"} for s in dsd]}
+            {"config_name": cfg, "version": meta["builder_version"],
+             "data_files": [{"split": s, "path": f"data/{cfg}/{s}-*.parquet"} for s in dsd]}
+            for cfg, dsd in data.items()
+        ],
+        dataset_info=[
+            {"config_name": cfg, "features": features[cfg]._to_yaml_list(),
+             "splits": [{"name": s, "num_examples": len(ds)} for s, ds in dsd.items()]}
             for cfg, dsd in data.items()
         ],
     )
+    fields = "\n\n".join(
+        f"Config `{cfg}`:\n\n| column | type | meaning |\n|---|---|---|\n"
+        + "\n".join(f"| `{c}` | {type_name(f)} | {builder.fields.get(c, '')} |" for c, f in features[cfg].items())
+        for cfg in data)
     sources = "\n".join(f"| {s['kind']} | {s['name']} | {s['version']} | {s['detail']} |" for s in meta["sources"])
     splits = "\n".join(f"| {cfg} | {s} | {len(ds)} |" for cfg, dsd in data.items() for s, ds in dsd.items())
     config = "\n".join(f"| `{k}` | `{v}` |" for k, v in meta["config"].items())
@@ -69,7 +84,7 @@ def card_text(bench: Benchmark, data, meta: dict, summary: str, version: str | N
 
 # wordbench {bench.name}
 
-{bench.summary}.
+{bench.summary}. Paper: {bench.paper_url or bench.citation.splitlines()[1].strip()}.
 
 ## How it was built
 
@@ -97,6 +112,14 @@ Builder `{bench.name}` version {meta['builder_version']}, wordbench {meta['wordb
 {splits}
 
 {summary}
+
+## Data Fields
+
+{fields}
+
+## Known limitations
+
+{bench.limitations or "None recorded."}
 
 ## Usage
 
@@ -128,8 +151,8 @@ def write_folder(bench: Benchmark, builder, config, data, sources, folder: Path,
         for split, ds in dsd.items():
             (folder / "data" / cfg).mkdir(parents=True, exist_ok=True)
             (folder / "jsonl" / cfg).mkdir(parents=True, exist_ok=True)
-            ds.to_parquet(str(folder / "data" / cfg / f"{split}-00000-of-00001.parquet"))
             ds.to_json(str(folder / "jsonl" / cfg / f"{split}.jsonl"), lines=True, force_ascii=False)
+            encode_labels(ds, builder.labels).to_parquet(str(folder / "data" / cfg / f"{split}-00000-of-00001.parquet"))
     meta = {
         "benchmark": bench.name,
         "builder_version": builder.version,
@@ -274,9 +297,9 @@ def _load_folder(folder: Path) -> dict[str, datasets.DatasetDict]:
         splits: dict[str, list[Path]] = {}
         for file in sorted((folder / "data" / cfg).glob("*.parquet")):
             splits.setdefault(file.name.split("-")[0], []).append(file)
-        out[cfg] = datasets.DatasetDict(
+        out[cfg] = decode_labels(datasets.DatasetDict(
             {split: datasets.concatenate_datasets([table(f) for f in files]) for split, files in splits.items()}
-        )
+        ))
     return out
 
 
@@ -288,7 +311,7 @@ def _load_hub(name: str, spec: str) -> tuple[str, dict[str, datasets.DatasetDict
     try:
         meta = json.loads(Path(hf_hub_download(repo, SIGNATURE_FILE, repo_type="dataset", revision=revision)).read_text())
         configs = datasets.get_dataset_config_names(repo, revision=revision)
-        data = {cfg: datasets.load_dataset(repo, cfg, revision=revision) for cfg in configs}
+        data = {cfg: decode_labels(datasets.load_dataset(repo, cfg, revision=revision)) for cfg in configs}
     except Exception as exc:  # noqa: BLE001 - network, auth, missing revision: one line for the user
         raise SourceError(f"cannot load {repo} at revision {revision or 'main'}: {str(exc).splitlines()[0]}") from exc
     return meta["signature"] + (f"|rev:{revision}" if revision else ""), data

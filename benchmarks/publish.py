@@ -135,13 +135,16 @@ def check_repo_id(repo_id: str) -> None:
         raise ConfigError(f"repo id must be ORG/NAME as the Hub accepts it, got '{repo_id}': {str(exc).splitlines()[0]}") from None
 
 
-def publish(name: str, repo_id: str, version: str, local: Path | None = None, dry_run: bool = False, overrides=(),
+def publish(name: str, repo_id: str | None, version: str, local: Path | None = None, dry_run: bool = False, overrides=(),
             changelog: str | None = None, private: bool = False, progress: bool = True, faithful: bool = False,
             replace_local: bool = False, token: str | None = None) -> Path:
     """Write the Hub layout for ``version`` into ``local`` and (unless ``dry_run``) push it and tag ``vX.Y.Z``.
     The card's changelog continues the previous card's (the Hub's when online, else the local folder's)."""
     check_version(version)
-    check_repo_id(repo_id)
+    if repo_id is None:
+        dry_run = True  # a local folder only
+    else:
+        check_repo_id(repo_id)
     bench = get(name)
     tag = f"v{version}"
     folder = Path(local) if local else Path("publish") / f"{name}-{version}"

@@ -23,6 +23,10 @@ class Benchmark:
     language: tuple[str, ...] = ("en",)
     task_categories: tuple[str, ...] = ("fill-mask", "text-generation")
     tags: tuple[str, ...] = field(default_factory=tuple)
+    paper_url: str = ""  # the paper, linked from the card
+    task_ids: tuple[str, ...] = ()
+    source_datasets: tuple[str, ...] = ("original",)
+    limitations: str = ""  # the card's "Known limitations" section
 
     @staticmethod
     def _load(path: str):
@@ -260,6 +264,16 @@ MINPAIRS_CITATION = """\
 REGISTRY: dict[str, Benchmark] = {
     "wnlampro": Benchmark(
         name="wnlampro",
+        paper_url="https://arxiv.org/abs/1904.06707",
+        task_ids=("slot-filling",),
+        source_datasets=("original", "extended|wordnet"),
+        limitations=(
+            "- With the default wordfreq frequencies (no corpus offline), the rare bin holds words wordfreq does not list "
+            "(its floor is near 10 per billion) that WordNet's text or SCOWL's word list attests, with count 0: not the "
+            "paper's \"seen 1-9 times in a ~1B-word Wikipedia\". Build with `frequencies=` a corpus for the paper's bins.\n"
+            "- Targets are single tokens of bert-base-uncased; a causal or seq2seq model ranks its own word-start tokens, "
+            "so some targets are out of its reach: the scorer reports the reachable share and the MRR over it per cell.\n"
+            "- WordNet 3.0's senses and sense-tagged counts decide parts of speech; the Known losses are listed above."),
         summary="WordNet probing of rare vs frequent words: MRR, P@3, P@10 per relation x frequency bin",
         builder_path="wordbench.builders.wnlampro:WNLaMProBuilder",
         scorer_path="wordbench.scorers.wnlampro:WNLaMProScorer",
@@ -272,6 +286,12 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "wordpred": Benchmark(
         name="wordpred",
+        paper_url="https://aclanthology.org/2020.eval4nlp-1.13/",
+        task_ids=("language-modeling",),
+        limitations=(
+            "- Frequency bins come from the train corpus the build names; offline that is a shortened Wikipedia dump, "
+            "not the paper's WikiText-103, so bin sizes differ from the paper's.\n"
+            "- Whole-word scores need a word-boundary convention; tokenizers without one are scored by their own pieces."),
         summary="Whole-word next-word prediction by frequency bin: top-1/top-10, type coverage, soft match, word-level perplexity",
         builder_path="wordbench.builders.wordpred:WordPredBuilder",
         scorer_path="wordbench.scorers.wordpred:WordPredScorer",
@@ -284,6 +304,13 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "paraphrase": Benchmark(
         name="paraphrase",
+        paper_url="https://aclanthology.org/2020.eval4nlp-1.13/",
+        task_ids=("semantic-similarity-scoring",),
+        source_datasets=("original", "extended|wordnet"),
+        limitations=(
+            "- Triples are generated from WordNet and carrier sentences found offline; a linguist accepted 14 of 20 "
+            "before the carrier filters of builder 1.x (see the changelog for the current figure).\n"
+            "- Rare vs common follows the build's frequency source, not the paper's WikiText-103 counts unless given."),
         summary="(word, hypernym, sibling) carrier-sentence triples, rare vs common: BERTScore hits and a chi-square test",
         builder_path="wordbench.builders.paraphrase:ParaphraseBuilder",
         scorer_path="wordbench.scorers.paraphrase:ParaphraseScorer",
@@ -296,6 +323,11 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "tendencies": Benchmark(
         name="tendencies",
+        paper_url="https://aclanthology.org/2021.acl-long.414/",
+        task_ids=("language-modeling",),
+        limitations=(
+            "- The reference sample is the build's corpus (offline: a shortened Wikipedia dump), not the paper's "
+            "WikiText-103 test set; the statistics compare a model with that sample only."),
         summary="Statistical tendencies of generated text vs human text: Zipf, Heaps, TVD, length/stopword/symbol tests",
         builder_path="wordbench.builders.tendencies:TendenciesBuilder",
         scorer_path="wordbench.scorers.tendencies:TendenciesScorer",
@@ -308,6 +340,13 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "vast": Benchmark(
         name="vast",
+        paper_url="https://arxiv.org/abs/2203.07504",
+        task_ids=("sentiment-scoring",),
+        source_datasets=("original", "extended|vader"),
+        limitations=(
+            "- Offline, the English lexica the paper used (Bellezza, ANEW, Warriner) are not shipped; a build uses the "
+            "lexicon it names (VADER by default offline), whose scale and words differ.\n"
+            "- The PC-nullification result depends on the PCA basis; the card's summary names the words that made it."),
         summary="Valence of contextual embeddings: per-layer SC-WEAT vs human valence, tokenization, PC nullification, WEAT bias",
         builder_path="wordbench.builders.vast:VASTBuilder",
         scorer_path="wordbench.scorers.vast:VASTScorer",
@@ -321,6 +360,13 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "minpairs": Benchmark(
         name="minpairs",
+        paper_url="https://aclanthology.org/2021.blackboxnlp-1.5/",
+        task_ids=("multiple-choice-qa",),
+        source_datasets=("original",),
+        limitations=(
+            "- Offline, the German analysis is HanTa and german-nouns, not the authors' stanza; the rules are held against "
+            "the authors' published sets by `python -m wordbench.builders.minpairs.compare` (README).\n"
+            "- Offline sentences come from the Ding dictionary (Debian trans-de-en), shorter and simpler than WMT newstest."),
         summary="English-German contrastive minimal pairs from human and machine references: accuracy and distributional discrepancy",
         builder_path="wordbench.builders.minpairs.builder:MinPairsBuilder",
         scorer_path="wordbench.scorers.minpairs:MinPairsScorer",

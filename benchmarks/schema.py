@@ -72,6 +72,41 @@ def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, 
     return out
 
 
+def published_features(features: datasets.Features, labels: dict[str, tuple[str, ...]]) -> datasets.Features:
+    """``features`` with each categorical column a ``ClassLabel`` of its declared values."""
+    return datasets.Features({c: datasets.ClassLabel(names=list(labels[c])) if c in labels else f for c, f in features.items()})
+
+
+def encode_labels(ds: datasets.Dataset, labels: dict[str, tuple[str, ...]]) -> datasets.Dataset:
+    """The string columns of ``labels`` as ``ClassLabel`` ids; a value outside the declared ones is an error."""
+    for column, names in labels.items():
+        if column in ds.column_names and isinstance(ds.features[column], datasets.Value):
+            unknown = set(ds.unique(column)) - set(names) - {None}
+            if unknown:
+                raise DataFormatError(f"column '{column}' holds {sorted(unknown)!r}, not among its declared values {list(names)}")
+            ds = ds.cast_column(column, datasets.ClassLabel(names=list(names)))
+    return ds
+
+
+def decode_labels(dsd: datasets.DatasetDict) -> datasets.DatasetDict:
+    """Every ``ClassLabel`` column read back as its names (the scorers and the schema work on strings)."""
+    out = {}
+    for split, ds in dsd.items():
+        for column, feature in ds.features.items():
+            if isinstance(feature, datasets.ClassLabel):
+                names = [None if i is None or i < 0 else feature.int2str(i) for i in ds[column]]
+                ds = ds.remove_columns(column).add_column(column, names, feature=datasets.Value("string"))
+        out[split] = ds.select_columns(list(dsd[split].column_names))
+    return datasets.DatasetDict(out)
+
+
+def type_name(feature) -> str:
+    """A column's type in words, for the card's Data Fields table."""
+    if isinstance(feature, datasets.ClassLabel):
+        return "class label: " + ", ".join(f"`{n}`" for n in feature.names)
+    return _describe(feature).replace("a list of", "list of")
+
+
 def _describe(feature) -> str:
     if isinstance(feature, datasets.Value):
         return feature.dtype

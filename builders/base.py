@@ -39,6 +39,10 @@ class Builder:
     # The declared data: {dataset config: its datasets.Features}; "default" is the one scored. Every way data
     # arrives (built or published folder, own-format file, Hub id) is checked against it before a model loads.
     schema: ClassVar[dict[str, datasets.Features]] = {}
+    # Categorical columns: {column: its values}; published as ``datasets.ClassLabel`` and read back as strings.
+    labels: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # One line of help per declared column, for the card's Data Fields table (a test checks every column has one).
+    fields: ClassVar[dict[str, str]] = {}
 
     def sources(self, config) -> list[SourceInfo]:
         """Resolve every external resource the build reads and report its name and version."""

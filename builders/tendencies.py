@@ -102,6 +102,7 @@ class TendenciesBuilder(Builder):
     version = "2.0.0"
     Config = Config
     schema = {"default": FEATURES}
+    fields = {"id": "stable text id", "text": "a human-written reference text", "length": "its length in whitespace tokens"}
 
     def sources(self, config: Config) -> list[SourceInfo]:
         from importlib.metadata import version

@@ -21,6 +21,7 @@ from typing import Callable, Iterable, Literal
 import datasets
 
 from wordbench.errors import ConfigError, DataFormatError
+from wordbench.progress import bar, stage
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 
 from .base import Builder
@@ -301,6 +302,20 @@ class WNLaMProBuilder(Builder):
     version = "1.3.0"
     Config = Config
     schema = {"default": FEATURES}
+    labels = {"relation": RELATIONS, "keyword_bin": BINS}
+    fields = {
+        "id": "stable id, RELATION/KEYWORD",
+        "key": "the keyword (<W> in the patterns); a misspelling for corruption",
+        "relation": "the WordNet relation the targets hold to the keyword",
+        "pos": "the keyword's part of speech (n, a)",
+        "keyword_count": "keyword occurrences per billion tokens in the frequency source (0: below its list)",
+        "keyword_corpus_count": "raw corpus count (empty with a blended list such as wordfreq)",
+        "keyword_zipf": "log10 of occurrences per billion tokens (wordfreq's Zipf scale)",
+        "keyword_bin": "rare < 10, medium 10-99, frequent >= 100 per billion tokens (see Known limitations)",
+        "targets": "the correct fillers of ___: single tokens of the reference tokenizer",
+        "target_counts": "each target's occurrences per billion tokens",
+        "target_corpus_counts": "each target's raw corpus count (empty with wordfreq)",
+    }
 
     def _resolve(self, config: Config):
         wn, wn_info = load_wordnet(config.wordnet)
@@ -317,11 +332,14 @@ class WNLaMProBuilder(Builder):
         return self._resolve(config)[-1]
 
     def build(self, config: Config, progress: bool = True) -> dict[str, datasets.DatasetDict]:
-        from tqdm.auto import tqdm
-
-        wn, freq, tok, dictionary, _ = self._resolve(config)
-        every = sorted({w for pos in "nvar" for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)})
-        ctx = _Context(wn, freq, single_token_words(tok, every), config, dictionary)
+        with stage("wnlampro: loading WordNet, frequencies, tokenizer and word list", progress):
+            wn, freq, tok, dictionary, _ = self._resolve(config)
+            every = sorted({w for pos in "nvar" for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)})
+        with stage(f"wnlampro: single-token targets among {len(every):,} WordNet lemmas", progress):
+            ctx = _Context(wn, freq, single_token_words(tok, every), config, dictionary)
+        if freq.missing_is_rare and config.rare_words in ("dictionary", "glosses"):
+            with stage("wnlampro: words of WordNet's glosses and examples (the rare bin's attestation)", progress):
+                gloss_words(wn)
         nouns, adjectives = self._candidates(ctx, every, progress)
 
         rows: list[dict] = []
@@ -347,12 +365,12 @@ class WNLaMProBuilder(Builder):
                 }
             )
 
-        keywords_a = [w for w in adjectives if ctx.keyword(w, "a")]
-        keywords_n = [w for w in nouns if ctx.keyword(w, "n")]
-        for w in tqdm(keywords_a, desc="wnlampro antonym", disable=not progress, mininterval=2):
+        keywords_a = [w for w in bar(adjectives, "wnlampro adjective keywords (V, part of speech)", progress) if ctx.keyword(w, "a")]
+        keywords_n = [w for w in bar(nouns, "wnlampro noun keywords (V, part of speech)", progress) if ctx.keyword(w, "n")]
+        for w in bar(keywords_a, "wnlampro antonym", progress):
             if targets := antonym_targets(ctx, w):
                 add("antonym", w, "a", targets)
-        for w in tqdm(keywords_n, desc="wnlampro hypernym/cohyponym", disable=not progress, mininterval=2):
+        for w in bar(keywords_n, "wnlampro hypernym/cohyponym", progress):
             if targets := hypernym_targets(ctx, w):
                 add("hypernym", w, "n", targets)
             if targets := cohyponym_targets(ctx, w):
@@ -382,8 +400,6 @@ class WNLaMProBuilder(Builder):
         """Noun and adjective keyword candidates: WordNet's lemmas, and with ``keyword_forms`` other than
         ``lemma`` every word of the frequency source that WordNet's morphology resolves to a noun (adjectives stay
         lemmas), as the paper looks up the words of its corpus."""
-        from tqdm.auto import tqdm
-
         wn = ctx.wn
         if ctx.config.keyword_forms == "lemma":
             return tuple(sorted(w for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)) for pos in "na")
@@ -392,7 +408,7 @@ class WNLaMProBuilder(Builder):
         pool = set(lemmas) | {w for w in ctx.freq.rates if WORD.fullmatch(w)}
         lemma_adjectives = set(wn.all_lemma_names("a"))
         nouns, adjectives = [], []
-        for w in tqdm(sorted(pool), desc="wnlampro keywords (WordNet lookup of V)", disable=not progress, mininterval=2):
+        for w in bar(sorted(pool), "wnlampro keywords (WordNet lookup of V)", progress):
             if wn._morphy(w, "n"):
                 nouns.append(w)
             if w in lemma_adjectives:  # a comparative is no antonym key (bigger -> small)

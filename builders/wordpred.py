@@ -87,6 +87,13 @@ class WordPredBuilder(Builder):
     Config = Config
     schema = {"default": FEATURES, "types": TYPE_FEATURES}
     configs = ("default", "types")
+    fields = {
+        "id": "stable line id", "text": "the test line", "words": "its whitespace tokens (prediction events after the first)",
+        "bins": "each word's frequency bin: high, mid, low, or empty (in no bin)", "rates": "each word's occurrences per billion tokens",
+        "word": "a target word type", "bin": "its frequency bin (empty: in no bin)", "rate": "occurrences per billion tokens",
+        "train_count": "its count in the train corpus", "events": "its prediction events in the test lines",
+        "neighbours": "its nearest word2vec neighbours (soft match)",
+    }
 
     def _corpora(self, config: Config) -> tuple[list[str], list[str]]:
         """(train lines, test lines); a document-level seeded split when both specs are equal."""

@@ -76,3 +76,38 @@ def test_publish_dry_run_round_trips(runner, wnlampro_build, tmp_path):
 
     sig, data = load_data("wnlampro", str(out))
     assert sig.startswith(meta["signature"] + "|data:sha256-") and len(data["default"]["test"]) == len(original["test"])
+
+
+def test_publish_local_without_repo_id_loads_with_class_labels_and_version(runner, wnlampro_build, tmp_path):
+    """`publish --local DIR` alone writes the folder (nothing uploaded): load_dataset gives ClassLabel columns and
+    info.version = the builder's version; the card has a Data Fields table from the declared schema and the known
+    limitations; wordbench reads the labels back as strings."""
+    from wordbench.benchmarks.hub import load_data
+    from wordbench.builders.wnlampro import BINS, RELATIONS, WNLaMProBuilder
+
+    out = tmp_path / "local"
+    result = runner.invoke(cli, ["publish", "wnlampro", "--local", str(out)])
+    assert result.exit_code == 0 and "nothing uploaded" in result.output, result.output
+    test = datasets.load_dataset(str(out))["test"]
+    assert test.features["relation"] == datasets.ClassLabel(names=list(RELATIONS))
+    assert test.features["keyword_bin"] == datasets.ClassLabel(names=list(BINS))
+    assert str(test.info.version) == WNLaMProBuilder.version
+    card = (out / "README.md").read_text()
+    assert "## Data Fields" in card and "| `keyword_bin` | class label: `rare`, `medium`, `frequent` |" in card
+    assert "## Known limitations" in card and "task_ids:" in card and "https://arxiv.org/abs/1904.06707" in card
+    assert all(f"| `{column}` |" in card for column in WNLaMProBuilder.schema["default"])
+    _, data = load_data("wnlampro", str(out))
+    assert set(data["default"]["test"]["relation"]) <= set(RELATIONS)
+    assert runner.invoke(cli, ["publish", "wnlampro"]).exit_code != 0  # neither --repo-id nor --local
+
+
+def test_every_declared_column_has_help():
+    """The card's Data Fields table is generated from the declarations: every column of every schema has a line."""
+    from wordbench.benchmarks.registry import REGISTRY
+
+    for bench in REGISTRY.values():
+        builder = bench.builder_class
+        for config, features in builder.schema.items():
+            missing = [c for c in features if not builder.fields.get(c)]
+            assert not missing, f"{bench.name}/{config}: no help for {missing}"
+        assert set(builder.labels) <= {c for f in builder.schema.values() for c in f}

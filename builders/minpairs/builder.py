@@ -135,6 +135,17 @@ class MinPairsBuilder(Builder):
     Config = Config
     schema = {"default": FEATURES, "counts": COUNT_FEATURES}
     configs = ("default", "counts")
+    labels = {"phenomenon": PHENOMENA, "reference_type": REFERENCE_TYPES}
+    fields = {
+        "id": "stable pair id", "phenomenon": "the error type (one rule each, section 3.1)",
+        "reference_type": "human: the human translation edited; mt: a machine translation of the same source edited",
+        "source": "the English source sentence", "correct": "the German reference", "incorrect": "the contrastive variant",
+        "edit": "character span of the reference that was replaced (start, end, before, after)",
+        "pair_id": "id of the source-reference pair the variant comes from", "reference": "the human reference",
+        "system": "the MT system of a machine reference (empty for human ones)",
+        "sentences": "references the rule was tried on", "pairs": "contrastive pairs made",
+        **{f"dropped_{d}": f"references dropped: {d.replace('_', ' ')}" for d in DROPS},
+    }
 
     def __init__(self):
         self._analyzers: dict[str, object] = {}
