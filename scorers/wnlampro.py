@@ -256,10 +256,14 @@ class WNLaMProScorer(Scorer):
             shown = [j for j, c in enumerate(cells) if "mrr" in c]
             err = np.array([[cells[j]["mrr"] - cells[j]["mrr_ci"][0], cells[j]["mrr_ci"][1] - cells[j]["mrr"]] for j in shown]).T
             ax.bar(x[shown], [cells[j]["mrr"] for j in shown], width, yerr=err if shown else None, capsize=2, label=b, color=f"C{i}")
+            for j in shown:
+                ax.text(x[j], cells[j]["mrr_ci"][1] + 0.005, f"n={cells[j]['n']}", ha="center", va="bottom", fontsize=6)
             for j, c in enumerate(cells):
                 if "mrr" not in c and c["n"]:
                     ax.text(x[j], 0.005, "n<10", rotation=90, ha="center", va="bottom", fontsize=7, color=f"C{i}")
         ax.set_xticks(np.arange(len(RELATIONS)), [SHORT[r] for r in RELATIONS])
+        ax.set_xlim(-0.6, len(RELATIONS) - 0.4)
+        ax.margins(y=0.12)
         ax.set_ylabel("MRR (95% bootstrap interval)")
         ax.set_title(f"WNLaMPro MRR by keyword frequency: {summary['model']['name']}")
         ax.legend()
@@ -268,22 +272,23 @@ class WNLaMProScorer(Scorer):
     @staticmethod
     def _rank_heatmap(records: list[dict], folder: Path) -> str:
         """Figure 3: COHYPONYM+ share of entries with rank in (2^(i-1), 2^i] per keyword-count column
-        (2^(j-1), 2^j], columns normalised; a column with n < 10 is marked n<10 and left blank."""
+        (2^(j-1), 2^j], columns normalised; neighbouring columns with fewer than 10 entries are merged (a
+        sample of a few hundred entries spreads over 15 columns), one still short is marked n<10."""
         plt = plots.pyplot()
-        grid, col_labels = rank_count_grid([r for r in records if r["relation"] == "cohyponym"])
+        grid, col_labels = merge_columns(*rank_count_grid([r for r in records if r["relation"] == "cohyponym"]), MIN_ENTRIES)
         n_rows, n_cols = grid.shape
         totals = grid.sum(0)
         norm = np.where(totals >= MIN_ENTRIES, grid / np.maximum(totals, 1), np.nan)
         fig, ax = plt.subplots(figsize=(max(6, 0.45 * n_cols + 2), 4.5))
         im = ax.imshow(norm, cmap="viridis", vmin=0, vmax=1, aspect="auto", origin="lower")
         ax.set_xticks(range(n_cols), [f"{c}\nn={int(t)}" for c, t in zip(col_labels, totals)], fontsize=7)
-        row_labels = [f"{2 ** i}" for i in range(n_rows - 1)] + [f">{TOP}"]
+        row_labels = [f"{min(2 ** i, TOP)}" for i in range(n_rows - 1)] + [f">{TOP}"]  # the last row in the cap ends at 100
         ax.set_yticks(range(n_rows), row_labels, fontsize=7)
         for j in np.flatnonzero((totals > 0) & (totals < MIN_ENTRIES)):
             ax.text(j, n_rows / 2, "n<10", rotation=90, ha="center", va="center", fontsize=7)
-        ax.set_xlabel("keyword count per billion tokens, column (2^(j-1), 2^j] (label: its upper end; 0 = below the list)")
-        ax.set_ylabel("rank of the best target, row (2^(i-1), 2^i]")
-        ax.set_title("COHYPONYM+: rank vs keyword count (Figure 3)")
+        ax.set_xlabel("keyword count per billion tokens (label: upper end of (2^(j-1), 2^j]; 0 = below the list)", fontsize=8)
+        ax.set_ylabel("rank of the best target, (2^(i-1), 2^i]", fontsize=8)
+        ax.set_title(f"COHYPONYM+: rank vs keyword count (Figure 3), {int(totals.sum())} entries")
         fig.colorbar(im, ax=ax, label="share of column")
         return plots.save(fig, folder, "cohyponym_rank_heatmap.png")
 
@@ -310,6 +315,28 @@ def _rare_bin_note(summaries: list[dict]) -> list[str]:
         return ["Rare here: a word wordfreq does not list (its floor is near 10 per billion) that WordNet's text or the",
                 "word list attests, keyword count 0; not the paper's 'seen 1-9 times in ~1B words' (corpus counts give that)."]
     return []
+
+
+def merge_columns(grid: np.ndarray, labels: list[str], min_n: int) -> tuple[np.ndarray, list[str]]:
+    """Neighbouring count columns merged left to right until each holds ``min_n`` entries (a short rest joins the
+    column before it); column "0" (below the list) stays apart; a merged column is labelled "2^a-2^b"."""
+    if grid.size == 0:
+        return grid, labels
+    keep_zero = labels[:1] == ["0"]
+    groups: list[list[int]] = [[0]] if keep_zero else []
+    current: list[int] = []
+    for j in range(1 if keep_zero else 0, len(labels)):
+        current.append(j)
+        if grid[:, current].sum() >= min_n:
+            groups.append(current)
+            current = []
+    if current:
+        if len(groups) > int(keep_zero):
+            groups[-1] += current
+        else:
+            groups.append(current)
+    merged = np.stack([grid[:, g].sum(1) for g in groups], axis=1)
+    return merged, [labels[g[0]] if len(g) == 1 else f"{labels[g[0]]}-{labels[g[-1]]}" for g in groups]
 
 
 def _cell(c: dict) -> str:

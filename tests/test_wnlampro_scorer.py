@@ -184,3 +184,16 @@ def test_reachable_share_and_mrr_over_reachable_entries(tiny_models):
     report = scorer.report([summary])
     assert "| cohyponym | rare | 20 | 0.250 |" in report and "| 50% | 0.500 |" in report
     assert "not the paper's 'seen 1-9 times" in report
+
+
+def test_figure3_merges_short_columns():
+    import numpy as np
+
+    from wordbench.scorers.wnlampro import merge_columns
+
+    grid = np.zeros((9, 5))
+    grid[0, :] = [24, 4, 6, 10, 3]  # column totals: "0" 24, then 4 + 6, 10, and a short rest of 3
+    merged, labels = merge_columns(grid, ["0", "2^4", "2^5", "2^6", "2^7"], 10)
+    assert labels == ["0", "2^4-2^5", "2^6-2^7"] and merged.sum(0).tolist() == [24, 10, 13]
+    merged, labels = merge_columns(grid[:, 1:3], ["2^4", "2^5"], 20)  # never enough: one column with everything
+    assert labels == ["2^4-2^5"] and merged.sum() == 10
