@@ -24,6 +24,7 @@ from wordbench.spec import Spec, opt
 
 from . import plots
 from .base import Scorer
+from .stats import proportion_ci
 from .translate import DEFAULT_PROMPT, check_prompt, translate
 
 REFERENCE_TYPES = ("human", "mt")
@@ -222,12 +223,20 @@ class MinPairsScorer(Scorer):
         x = np.arange(len(phenomena))
         for k, (s, ref) in enumerate(bars):
             vals = [self._value(s, ref, ph, "accuracy") for ph in phenomena]
-            ax.bar(x + plots.bar_offset(k, len(bars), width), [np.nan if v is None else v for v in vals], width,
-                   label=f"{s['model']['name']} {ref}", hatch="//" if ref == "mt" else None)
+            ns = [self._value(s, ref, ph, "n") or 0 for ph in phenomena]
+            cis = [proportion_ci(round(v * n), n) if v is not None and n else (np.nan, np.nan) for v, n in zip(vals, ns)]
+            y = np.array([np.nan if v is None else v for v in vals])
+            err = np.array([[v - lo for v, (lo, _) in zip(y, cis)], [hi - v for v, (_, hi) in zip(y, cis)]])
+            xs = x + plots.bar_offset(k, len(bars), width)
+            ax.bar(xs, y, width, yerr=err, capsize=2, label=f"{s['model']['name']} {ref}", hatch="//" if ref == "mt" else None)
+            for xi, n in zip(xs, ns):
+                if n:
+                    ax.text(xi, 0.02, f"n={n}", rotation=90, ha="center", va="bottom", fontsize=6)
         ax.set_xticks(x, phenomena, rotation=30, ha="right")
-        ax.set_ylabel("accuracy")
-        ax.set_ylim(0, 1)
+        ax.set_ylabel("accuracy (95% Wilson interval)")
+        ax.set_ylim(0, 1.05)
         ax.axhline(0.5, color="grey", lw=0.5, ls=":")
         ax.legend(fontsize=8)
-        ax.set_title("Accuracy: human vs machine references")
+        refs = sorted({ref for _, ref in bars})
+        ax.set_title("Accuracy per error type: " + (" vs ".join(f"{r} references" for r in refs)))
         return [plots.save(fig, folder, "accuracy.png")]

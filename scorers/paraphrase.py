@@ -19,6 +19,7 @@ from wordbench.spec import Spec, opt
 
 from . import plots
 from .base import Scorer
+from .stats import proportion_ci
 
 
 def bertscore_f1(cand: np.ndarray, ref: np.ndarray) -> float:
@@ -113,10 +114,19 @@ class ParaphraseScorer(Scorer):
         fig, ax = plots.pyplot().subplots(figsize=(6, 4))
         width = 0.8 / max(1, len(summaries))
         for i, s in enumerate(summaries):
-            rates = [100 * (s["metrics"].get(k, {}).get("hit_rate") or 0.0) for k in SETS]
-            ax.bar(np.arange(len(SETS)) + plots.bar_offset(i, len(summaries), width), rates, width, label=s["model"]["name"])
+            cells = [s["metrics"].get(k, {}) for k in SETS]
+            rates = np.array([100 * (c.get("hit_rate") or 0.0) for c in cells])
+            cis = [proportion_ci(c.get("hits", 0), c.get("total", 0)) for c in cells]
+            err = np.array([[r - 100 * lo for r, (lo, _) in zip(rates, cis)], [100 * hi - r for r, (_, hi) in zip(rates, cis)]])
+            xs = np.arange(len(SETS)) + plots.bar_offset(i, len(summaries), width)
+            chi = s["metrics"].get("chi2")
+            p = f", chi-square p = {chi['p_value']:.2g}" if chi else ", chi-square undefined"
+            ax.bar(xs, rates, width, yerr=np.nan_to_num(err), capsize=3, label=s["model"]["name"] + p)
+            for xi, c in zip(xs, cells):
+                ax.text(xi, 1, f"{c.get('hits', 0)}/{c.get('total', 0)}", ha="center", va="bottom", fontsize=7)
         ax.set_xticks(np.arange(len(SETS)), SETS)
-        ax.set_ylabel("% hits")
-        ax.set_title("Paraphrase triples: hit rate")
+        ax.set_ylim(0, 105)
+        ax.set_ylabel("% hits (95% Wilson interval)")
+        ax.set_title("Paraphrase triples: hit rate, rare vs common")
         ax.legend(fontsize=7)
         return [plots.save(fig, folder, "hit_rate.png")]

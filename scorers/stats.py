@@ -543,14 +543,21 @@ def null_rejection_rates(documents: Sequence[Sequence[str]], size: int, repeats:
 
 
 def bootstrap_ci(values, n_resamples: int = 1000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean of ``values`` (seeded; resampled in one array)."""
+    """Percentile bootstrap interval of the mean of ``values`` (``scipy.stats.bootstrap``, seeded; resampled in
+    batches so memory stays ~16 MB)."""
     x = np.asarray(values, dtype=float)
     if x.size == 0:
         return float("nan"), float("nan")
-    rng = np.random.default_rng(seed)
-    chunk = max(1, 2_000_000 // x.size)  # resamples drawn at once, so memory stays ~16 MB
-    means = np.concatenate([x[rng.integers(0, x.size, size=(min(chunk, n_resamples - i), x.size))].mean(1)
-                            for i in range(0, n_resamples, chunk)])
-    tail = (1 - level) / 2 * 100
-    lo, hi = np.percentile(means, [tail, 100 - tail])
-    return float(lo), float(hi)
+    if np.all(x == x[0]):  # every resample has the same mean (scipy warns on such data)
+        return float(x[0]), float(x[0])
+    ci = stats.bootstrap((x,), np.mean, n_resamples=n_resamples, batch=max(1, 2_000_000 // x.size), vectorized=True,
+                         method="percentile", confidence_level=level, random_state=np.random.default_rng(seed)).confidence_interval
+    return float(ci.low), float(ci.high)
+
+
+def proportion_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (``scipy.stats.binomtest``); (nan, nan) without trials."""
+    if n == 0:
+        return float("nan"), float("nan")
+    ci = stats.binomtest(int(successes), int(n)).proportion_ci(confidence_level=level, method="wilson")
+    return float(ci.low), float(ci.high)
