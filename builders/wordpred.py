@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import datasets
 import numpy as np
 
+from wordbench.progress import bar, stage
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 
 from .base import Builder
@@ -126,9 +127,11 @@ class WordPredBuilder(Builder):
         return out
 
     def build(self, config: Config, progress: bool = False) -> dict[str, datasets.DatasetDict]:
-        train, test = self._corpora(config)
-        train_counts = count_words(train, lowercase=False, whitespace=True)  # whitespace tokens, case kept
-        freqs = self._frequencies(config, train_counts)
+        with stage("wordpred: reading the train and test corpora", progress):
+            train, test = self._corpora(config)
+        with stage(f"wordpred: counting the words of {len(train):,} train lines", progress):
+            train_counts = count_words(train, lowercase=False, whitespace=True)  # whitespace tokens, case kept
+            freqs = self._frequencies(config, train_counts)
         if not train_counts:
             raise SourceError(f"train corpus {config.train} has no words")
         train_freqs = freqs if config.frequencies == "train" else corpus_frequencies((), f"train counts of {config.train}", counts=train_counts)
@@ -153,7 +156,7 @@ class WordPredBuilder(Builder):
 
         rows = []
         events: Counter[str] = Counter()
-        for n, words in enumerate(lines):
+        for n, words in enumerate(bar(lines, "wordpred: binning test words", progress, unit="line")):
             info = [rate_bin(w) for w in words]
             rows.append({"id": f"line-{n:06d}", "text": " ".join(words), "words": words,
                          "bins": [b for _, b in info], "rates": [r for r, _ in info]})
@@ -176,15 +179,27 @@ class WordPredBuilder(Builder):
             from gensim.models import Word2Vec
         except ImportError as exc:
             raise SourceError("soft match needs gensim: pip install gensim") from exc
+        from gensim.models.callbacks import CallbackAny2Vec
+
+        class EpochBar(CallbackAny2Vec):
+            def __init__(self):
+                self.bar = bar(range(config.w2v_epochs), "wordpred: word2vec for soft match (epochs)", progress)
+                self.epochs = iter(self.bar)
+
+            def on_epoch_end(self, model):
+                next(self.epochs, None)
+
         sentences = [line.split() for line in train if line.strip()]
         # One worker and a stable hash make the vectors reproducible (gensim seeds them with hash()).
         w2v = Word2Vec(sentences, vector_size=config.w2v_dim, window=config.w2v_window, min_count=config.w2v_min_count,
-                       epochs=config.w2v_epochs, seed=config.seed, workers=1, hashfxn=lambda s: zlib.crc32(s.encode()))
+                       epochs=config.w2v_epochs, seed=config.seed, workers=1, hashfxn=lambda s: zlib.crc32(s.encode()),
+                       callbacks=[epochs := EpochBar()])
+        next(epochs.epochs, None)  # closes the bar
         kv = w2v.wv
         vectors = kv.get_normed_vectors()
         known = [w for w in words if w in kv.key_to_index]
         out = {}
-        for start in range(0, len(known), 1024):
+        for start in bar(range(0, len(known), 1024), f"wordpred: 100 neighbours of {len(known):,} test types", progress, unit="chunk"):
             chunk = known[start : start + 1024]
             idx = np.array([kv.key_to_index[w] for w in chunk])
             sims = vectors[idx] @ vectors.T
