@@ -10,6 +10,19 @@ all three at least 50. Each triple gets a carrier: a whole corpus sentence (>= 8
 ending in . ! or ?) where x, or its plural, is the head noun right after a definite, demonstrative or
 possessive determiner (not a compound modifier). The probes replace x by x_h and x_a in the same
 number (inflect plurals), keeping capitalization; a/an before a replacement follows inflect.
+
+Since 2.1.0 (issue 26) three rules keep a triple a paraphrase test a linguist accepts:
+- x_h is never an abstract top noun (``too_general``): one below abstraction.n.06 on every path whose hyponym tree
+  spans more than ``abstract_span`` synsets (group, relation, measure, act, attribute, quality, activity); x's next
+  hypernym is tried, and x without one is left out ("halogen", whose only hypernym is group).
+- the carrier holds no form of x_h or x_a (``mentions``: any inflection, part of a hyphenated word): x_a is the first
+  sibling of the seeded draw that the carrier lacks, and a carrier holding x_h gives way to x's next carrier.
+- the carrier uses WordNet's sense of x (``other_sense``, a simplified Lesk over ``sense_window`` content words each
+  side): no sense of x's token in another part of speech, other than those x's sense is derived from, shares more of
+  them than x's own sense ("the secular or religious thought"); an -ing x before "of" is its verb's act and needs an
+  act, event or process sense ("the signing of the treaty" is no sign language); a plural that WordNet lists as a
+  noun of its own ("species" of specie, "assets" of asset) is never read as x; and a noun-or-verb after a singular x
+  is the noun, as a bare verb cannot agree ("the conjugate base": x is a modifier there).
 """
 
 from __future__ import annotations
@@ -31,6 +44,7 @@ from .paraphrase_format import SETS, files_in, read_sets
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_lines
 from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, load_frequencies
+from .sources.stopwords import CLOSED_CLASS
 from .sources.wordnet import lemma_count, load_wordnet, tagged_counts
 
 NOUN = re.compile(r"[a-z]{3,}")
@@ -47,6 +61,8 @@ SENTENCE_END = (".", "!", "?")
 HOLE_BEFORE = frozenset("of from to at in by with about approximately around nearly reach reaches reached".split())
 HOLE_AFTER = frozenset([",", ".", ")", ";", ":", "in", "to"])
 AUXILIARIES = frozenset("is was are were has have had will would can could may might must shall should does did do".split())
+CONTENT_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")  # a lower-cased token or gloss word that can carry a sense
+GERUND_SENSES = frozenset(["noun.act", "noun.event", "noun.process"])  # what "the x-ing of ..." can mean
 
 FEATURES = datasets.Features(
     {
@@ -79,6 +95,8 @@ class Config(Spec):
     text_column: str = opt("text", "the text column of a jsonl or hf: corpus", nonempty=True)
     min_sentence_words: int = opt(8, "carrier sentences have at least this many words", ge=1)
     max_sentence_words: int = opt(40, "and at most this many", ge=1)
+    abstract_span: int = opt(1000, "x_h is never an abstract noun (below abstraction.n.06) whose hyponym tree spans more synsets than this: group, relation, act ... (0: no limit)", ge=0)
+    sense_window: int = opt(2, "content words each side of x that must not point to another part of speech's sense (simplified Lesk; 0: no sense check)", ge=0)
     wordnet: str | None = opt(None, "WordNet folder; none: nltk data, Debian wordnet-base, or a download")
     seed: int = seed_opt()
     faithful: bool = faithful_opt()
@@ -178,9 +196,10 @@ def _has_finite_verb(wn, tokens: list[str]) -> bool:
     return False
 
 
-def _heads_phrase(wn, nxt: str) -> bool:
+def _heads_phrase(wn, nxt: str, singular: bool = False) -> bool:
     """The token after x shows x heads its phrase: punctuation, a function word, or a WordNet word that is not
-    mostly a noun (a noun after x, as in "purse snatcher", makes x a compound modifier)."""
+    mostly a noun (a noun after x, as in "purse snatcher", makes x a compound modifier); after a ``singular`` x a
+    bare verb form cannot agree, so a noun-or-verb there is the noun ("the conjugate base")."""
     low = nxt.lower()
     if not any(ch.isalpha() for ch in nxt) or low in FUNCTION_WORDS:
         return True
@@ -189,12 +208,83 @@ def _heads_phrase(wn, nxt: str) -> bool:
     verb = wn.morphy(low, "v")
     if wn.morphy(low, "n") is None:  # a verb, adjective or adverb; a word WordNet lacks may be a name ("enzyme chitinase")
         return verb is not None or wn.morphy(low, "a") is not None or wn.morphy(low, "r") is not None
-    return verb is not None and not _mostly_noun(wn, verb)
+    if wn.morphy(low, "r") is not None:
+        return True  # "its journey back"
+    return verb is not None and not _mostly_noun(wn, verb) and not (singular and verb == low)
+
+
+def too_general(wn, synset, span: int) -> bool:
+    """An abstract top noun: below abstraction.n.06 on every hypernym path, with more than ``span`` synsets below it
+    (group, relation, measure, act, attribute, quality, activity: "the halogens" -> "the groups" paraphrases nothing)."""
+    if span <= 0:
+        return False
+    top = wn.synset("abstraction.n.06")
+    if not all(top in path for path in synset.hypernym_paths()):
+        return False
+    below = synset.closure(lambda s: s.hyponyms() + s.instance_hyponyms())  # nltk yields each synset once
+    return any(i >= span for i, _ in enumerate(below))
+
+
+def _base_forms(wn, token: str) -> set[str]:
+    """``token`` and its base forms by WordNet's morphology in every part of speech (grouped -> group, bushes -> bush)."""
+    return {token}.union(*(wn._morphy(token, pos) for pos in "nvar"))
+
+
+def mentions(wn, sentence: str, word: str) -> bool:
+    """Some token of ``sentence``, or a part of a hyphenated one, is ``word`` in any inflection (trees, grouped, tree-lined)."""
+    forms = {word, plural(word)}
+    for token in CONTENT_WORD.findall(sentence.lower()):
+        for part in {token, *token.split("-")}:
+            if part in forms or word in _base_forms(wn, part):
+                return True
+    return False
+
+
+def _reads_as(wn, form: str, sense) -> bool:
+    """WordNet has no noun of its own spelled ``form`` beside ``sense`` ("species" is a noun itself, never specie's plural)."""
+    return all(lemma.synset() == sense for lemma in wn.lemmas(form, "n") if lemma.name().lower() == form)
+
+
+def _content_words(wn, text: str) -> set[str]:
+    """Open-class words of ``text`` (lower-cased, 3+ letters, not closed-class) with their base forms."""
+    return {b for w in CONTENT_WORD.findall(text.lower()) if len(w) > 2 and w not in CLOSED_CLASS for b in _base_forms(wn, w)}
+
+
+def _signature(wn, synset) -> set[str]:
+    """A sense's Lesk signature: the content words of its gloss and examples, its lemmas and those of its hypernyms and hyponyms."""
+    lemmas = [name.replace("_", " ") for s in (synset, *synset.hypernyms(), *synset.hyponyms()) for name in s.lemma_names()]
+    return _content_words(wn, " ".join([synset.definition(), *synset.examples(), *lemmas]))
+
+
+def other_sense(wn, tokens: list[str], uses: list[int], sense, window: int) -> str | None:
+    """Simplified Lesk: the name of a sense of x's token in another part of speech, not one x's sense is derived from, whose
+    signature shares more of the ``window`` content words each side of x than x's own sense does; None if there is none.
+    An -ing x before "of" is its verb's act ("the signing of the treaty"): x's sense must be an act, event or process."""
+    if window <= 0:
+        return None
+    for u in uses:
+        word = tokens[u].lower()
+        if u + 1 < len(tokens) and tokens[u + 1] == "of" and word.endswith("ing") and sense.lexname() not in GERUND_SENSES:
+            verbs = [b for b in wn._morphy(word, "v") if b != word]
+            if verbs:
+                return wn.synsets(verbs[0], "v")[0].name()
+    content = [i for i, tok in enumerate(tokens) if i not in uses and _content_words(wn, tok)]
+    near: set[str] = set()
+    for u in uses:
+        for i in [i for i in content if i < u][-window:] + [i for i in content if i > u][:window]:
+            near |= _content_words(wn, tokens[i])
+    own = len(near & _signature(wn, sense))
+    derived = {d.synset() for lemma in sense.lemmas() for d in lemma.derivationally_related_forms() + lemma.pertainyms()}
+    others = {syn for u in uses for syn in wn.synsets(tokens[u].lower())} - derived - {sense}
+    for syn in sorted(others, key=lambda s: s.name()):
+        if len(near & _signature(wn, syn)) > own:
+            return syn.name()
+    return None
 
 
 class ParaphraseBuilder(Builder):
     name = "paraphrase"
-    version = "2.0.0"
+    version = "2.1.0"
     Config = Config
     schema = {"default": FEATURES}
 
@@ -207,12 +297,14 @@ class ParaphraseBuilder(Builder):
         return self._resolve(config)[2] + [corpus_info(config.corpus, config.text_column)]
 
     def candidates(self, config: Config, wn, freq) -> dict[str, list[tuple]]:
-        """Every qualifying (x, x_h, x_a, synsets...) per set, in a stable order; one triple per x."""
+        """Every qualifying (x, x_h, siblings, x's synset, x_h's synset) per set, in a stable order; one per x. ``siblings``
+        holds (x_a, its synset) in the seeded order of the draw: the build takes the first its carrier does not hold."""
         scale = PER_BILLION / config.reference_tokens
         rare_edge, common_edge = config.rare_below * scale, config.common_from * scale
         rate = freq.rate
 
         named: dict[str, list[tuple[str, int]]] = {}
+        general: dict[str, bool] = {}
 
         def words_for(synset, exclude: set[str]) -> list[tuple[str, int]]:
             """(lemma, SemCor count) of single-word singular lemmas that mean ``synset`` when read alone, frequent
@@ -238,6 +330,10 @@ class ParaphraseBuilder(Builder):
                 heads = words_for(hyper, own)
                 if not heads:
                     continue
+                if hyper.name() not in general:
+                    general[hyper.name()] = too_general(wn, hyper, config.abstract_span)
+                if general[hyper.name()]:
+                    continue  # group, relation, act ...: x's next hypernym, if it has one
                 x_h = heads[0][0]
                 siblings: dict[str, tuple] = {}  # word -> (SemCor count, the sibling synset it names)
                 for grand in hyper.hypernyms():
@@ -249,14 +345,17 @@ class ParaphraseBuilder(Builder):
                 if siblings:
                     # A seeded draw among sibling words attested in SemCor (count >= 1: no "holy", "sodom"), else among all.
                     pool = [w for w in siblings if siblings[w][0] > 0] or list(siblings)
-                    x_a = min(pool, key=lambda w: seeded_key(config.seed, f"{x}|{w}"))
-                    out[kind].append((x, x_h, x_a, sense.name(), hyper.name(), siblings[x_a][1].name()))
+                    drawn = sorted(pool, key=lambda w: seeded_key(config.seed, f"{x}|{w}"))
+                    out[kind].append((x, x_h, tuple((w, siblings[w][1].name()) for w in drawn), sense.name(), hyper.name()))
                     break
         return out
 
-    def _carriers(self, config: Config, words: set[str], wn) -> dict[str, str]:
-        """A whole corpus sentence (seeded choice) using each word, or its plural, as a head noun after a determiner."""
-        forms = {f: w for w in words for f in (w, plural(w))}
+    def _carriers(self, config: Config, words: dict[str, object], wn) -> dict[str, list[str]]:
+        """Whole corpus sentences (up to 20, in a seeded order) using each word (name -> its synset), or its plural, as
+        a head noun after a determiner, in WordNet's sense of it (``other_sense``); a plural that is a noun of its own
+        ("species" of specie) is no use of x, and a sentence holding it is none of x's carriers."""
+        forms = {f: w for w in sorted(words) for f in (w, plural(w))}
+        not_x = {f for f, w in forms.items() if not _reads_as(wn, f, words[w])}
         found: dict[str, list[str]] = defaultdict(list)
         for line in iter_corpus_lines(config.corpus, config.text_column):
             tokens = line.split()
@@ -268,10 +367,27 @@ class ParaphraseBuilder(Builder):
             for word in {forms[tok.lower()] for _, _, tok, _ in uses}:
                 mine = [(i, prev, tok, nxt) for i, prev, tok, nxt in uses if forms[tok.lower()] == word]
                 # Every use of x in the sentence (all are replaced) is a common noun heading its phrase; one follows a determiner.
-                if (len(found[word]) < 20 and any(prev.lower() in DETERMINERS for _, prev, _, _ in mine)
-                        and all((i == 0 or tok.islower()) and _heads_phrase(wn, nxt) for i, _, tok, nxt in mine)):
+                if (len(found[word]) < 20 and not any(tok.lower() in not_x for _, _, tok, _ in mine)
+                        and any(prev.lower() in DETERMINERS for _, prev, _, _ in mine)
+                        and all((i == 0 or tok.islower()) and _heads_phrase(wn, nxt, tok.lower() == word) for i, _, tok, nxt in mine)
+                        and other_sense(wn, tokens, [i for i, _, _, _ in mine], words[word], config.sense_window) is None):
                     found[word].append(" ".join(tokens))
-        return {w: min(s, key=lambda t: seeded_key(config.seed, t)) for w, s in found.items() if s}
+        return {w: sorted(s, key=lambda t: seeded_key(config.seed, t)) for w, s in found.items() if s}
+
+    @staticmethod
+    def _fit(wn, x: str, x_h: str, siblings: tuple, sentences: list[str]) -> tuple | None:
+        """The first carrier (seeded order) holding no form of x_h, with the first sibling of the seeded draw it holds no
+        form of: (carrier, s(x_h), s(x_a), x_a, x_a's synset); None where no carrier fits."""
+        for sentence in sentences:
+            if mentions(wn, sentence, x_h):
+                continue
+            x_a, s_a = next(((w, syn) for w, syn in siblings if not mentions(wn, sentence, w)), (None, None))
+            if x_a is None:
+                continue
+            probe_h, probe_a = substitute(sentence, x, x_h), substitute(sentence, x, x_a)
+            if probe_h is not None and probe_a is not None:
+                return sentence, probe_h, probe_a, x_a, s_a
+        return None
 
     def build(self, config: Config, progress: bool = False) -> dict[str, datasets.DatasetDict]:
         if config.n_rare < 0 or config.n_common < 0:
@@ -280,20 +396,18 @@ class ParaphraseBuilder(Builder):
             raise ConfigError("need 1 <= min_sentence_words <= max_sentence_words")
         wn, freq, _ = self._resolve(config)
         cands = self.candidates(config, wn, freq)
-        use_irregular_plurals(wn, {w for s in SETS for c in cands[s] for w in c[:3]})
-        carriers = self._carriers(config, {c[0] for s in SETS for c in cands[s]}, wn)
+        use_irregular_plurals(wn, {w for s in SETS for c in cands[s] for w in (c[0], c[1], *(a for a, _ in c[2]))})
+        carriers = self._carriers(config, {c[0]: wn.synset(c[3]) for s in SETS for c in cands[s]}, wn)
         rows = []
         for kind, wanted in (("rare", config.n_rare), ("common", config.n_common)):
             picked = 0
-            for x, x_h, x_a, s_x, s_h, s_a in sorted(cands[kind], key=lambda c: seeded_key(config.seed, c[0])):
+            for x, x_h, siblings, s_x, s_h in sorted(cands[kind], key=lambda c: seeded_key(config.seed, c[0])):
                 if picked == wanted:
                     break
-                sentence = carriers.get(x)
-                if sentence is None:
+                fit = self._fit(wn, x, x_h, siblings, carriers.get(x, []))
+                if fit is None:
                     continue
-                probe_h, probe_a = substitute(sentence, x, x_h), substitute(sentence, x, x_a)
-                if probe_h is None or probe_a is None:
-                    continue
+                sentence, probe_h, probe_a, x_a, s_a = fit
                 picked += 1
                 rows.append({
                     "id": f"{kind}-{picked:05d}", "set": kind, "word": x, "hypernym": x_h, "sibling": x_a,

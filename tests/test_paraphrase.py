@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from wordbench.errors import DataFormatError
-from wordbench.builders.paraphrase import ParaphraseBuilder, plural, substitute
+from wordbench.builders.paraphrase import Config, ParaphraseBuilder, mentions, other_sense, plural, substitute, too_general
 from wordbench.scorers.models import load_model
 from wordbench.scorers.paraphrase import ParaphraseScorer, bertscore_f1
 
@@ -52,6 +52,81 @@ def test_triples_follow_wordnet_and_frequency_rules(built):
         assert forms(r["hypernym"]) & set(r["sentence_hypernym"].lower().split())
         assert forms(r["sibling"]) & set(r["sentence_sibling"].lower().split())
         assert r["word"] not in r["sentence_hypernym"].lower().split()
+        assert not mentions(wn, r["sentence"], r["hypernym"]) and not mentions(wn, r["sentence"], r["sibling"])
+        assert not too_general(wn, h, 1000)
+
+
+@pytest.fixture(scope="module")
+def wn():
+    from wordbench.builders.sources.wordnet import load_wordnet
+
+    return load_wordnet()[0]
+
+
+def test_abstract_top_nouns_are_never_the_hypernym(wn):
+    """Issue 26: (halogen, group, relation) paraphrases nothing; group.n.01 is halogen's only hypernym, so no triple."""
+    for name in ("group.n.01", "relation.n.01", "measure.n.02", "act.n.02", "attribute.n.02", "abstraction.n.06", "quality.n.01", "activity.n.01"):
+        assert too_general(wn, wn.synset(name), 1000), name
+    for name in ("statement.n.01", "feeling.n.01", "conflict.n.01", "shrub.n.01", "person.n.01", "artifact.n.01"):
+        assert not too_general(wn, wn.synset(name), 1000), name  # abstract but specific, or not abstract
+    assert not too_general(wn, wn.synset("group.n.01"), 0)  # 0: no limit
+    from wordbench.builders.sources.frequencies import load_frequencies
+
+    cands = ParaphraseBuilder().candidates(Config(), wn, load_frequencies("wordfreq"))
+    triples = {c[0]: c for kind in cands for c in cands[kind]}
+    assert "halogen" not in triples and "interrelation" not in triples  # their only hypernyms: group, relation
+    assert triples["emotion"][1] == "feeling" and triples["commentary"][1] == "statement"
+    assert not any(too_general(wn, wn.synset(c[4]), 1000) for c in triples.values())
+
+
+def test_carriers_hold_no_form_of_the_hypernym_or_the_sibling(wn):
+    camellia = "The state tree is the longleaf pine , and the state flower is the camellia ."
+    assert mentions(wn, camellia, "tree") and not mentions(wn, camellia, "bush")
+    assert mentions(wn, "Bushes line the road .", "bush") and mentions(wn, "A tree-lined road .", "tree")
+    assert mentions(wn, "The elements were grouped by mass .", "group") and mentions(wn, "The men left .", "man")
+    assert not mentions(wn, "A treaty was signed .", "tree")
+    fit = ParaphraseBuilder._fit
+    assert fit(wn, "camellia", "bush", (("tree", "tree.n.01"),), [camellia]) is None  # its only sibling is in it
+    pollex = "The front feet have lost the pollex ( or ' thumb ' ) , resulting in four toes , while the rear feet have all five toes ."
+    sentence, probe_h, probe_a, x_a, s_a = fit(wn, "pollex", "finger", (("toe", "toe.n.01"), ("hand", "hand.n.01")), [pollex])
+    assert (sentence, x_a, s_a) == (pollex, "hand", "hand.n.01") and probe_a.startswith("The front feet have lost the hand (")
+    amphiuma = "Some salamanders have fewer digits and the amphiumas are eel-like in appearance with tiny , stubby legs ."
+    other = "The amphiumas are eel-like in appearance with tiny , stubby legs ."
+    assert fit(wn, "amphiuma", "salamander", (("toad", "frog.n.01"),), [amphiuma]) is None  # x_h in it
+    assert fit(wn, "amphiuma", "salamander", (("toad", "frog.n.01"),), [amphiuma, other])[0] == other  # the next carrier
+
+
+def _other_sense(wn, word, synset, sentence, window=2):
+    tokens = sentence.split()
+    return other_sense(wn, tokens, [i for i, t in enumerate(tokens) if t.lower() in (word, plural(word))], wn.synset(synset), window)
+
+
+SECULAR = "Modern anarchism sprang from the secular or religious thought of the Enlightenment , particularly Jean-Jacques Rousseau 's arguments ."
+SIGNING = "At the onset of war , the British had a significant force only in Boston , though this force would evacuate by the signing of the Declaration of Independence in 1776 ."
+FIGHTING = "Many Native Americans were involved in the fighting between Britain and Spain on the Gulf Coast ."
+
+
+def test_carrier_uses_wordnet_sense_of_the_word(wn):
+    """Issue 26: a carrier whose context points to another part of speech's sense is no carrier."""
+    assert _other_sense(wn, "secular", "layman.n.01", SECULAR).startswith("secular.a.")  # the adjective (Lesk: "religious")
+    assert _other_sense(wn, "signing", "sign_language.n.01", SIGNING).startswith("sign.v.")  # the verb's act, not sign language
+    assert _other_sense(wn, "signing", "sign_language.n.01", SIGNING, window=0) is None  # 0: no check
+    assert _other_sense(wn, "fighting", "fight.n.02", FIGHTING) is None  # an -ing act noun: WordNet's sense
+    revolt = "The revolt of the animals against Farmer Jones is Orwell 's analogy with the October 1917 Bolshevik Revolution ."
+    assert _other_sense(wn, "revolt", "rebellion.n.02", revolt) is None  # the verb revolt.v.01 is the same act (derived)
+    newt = "Handling the newts does not cause harm , but ingestion of even the most minute amounts of the skin is deadly ."
+    assert _other_sense(wn, "newt", "newt.n.01", newt) is None
+
+
+def test_carriers_skip_other_senses_modifiers_and_nouns_of_their_own(wn, tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    species = "There is disagreement as to whether the species is monotypic today ."  # species.n.01, never specie's plural
+    conjugate = "Acid strengths are often discussed in terms of the stability of the conjugate base ."  # a modifier of base
+    corpus.write_text("\n".join([species, conjugate, SECULAR, SIGNING, FIGHTING]) + "\n")
+    words = {"specie": "coinage.n.01", "conjugate": "conjugate_solution.n.01", "secular": "layman.n.01", "signing": "sign_language.n.01",
+             "fighting": "fight.n.02"}
+    carriers = ParaphraseBuilder()._carriers(Config(corpus=str(corpus)), {w: wn.synset(s) for w, s in words.items()}, wn)
+    assert carriers == {"fighting": [FIGHTING]}
 
 
 def test_published_format_round_trip(built, tmp_path):
