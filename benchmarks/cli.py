@@ -379,10 +379,12 @@ def translate(model_name, parallel, out, beam, prompt, max_new_tokens, device, d
 @cli.command()
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Also write the markdown to this file.")
+@click.option("--html", "html_page", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write one HTML page with the tables and every run's figures (default: FOLDER/leaderboard.html is kept current by publish-results).")
 @user_errors
-def leaderboard(folder, out):
+def leaderboard(folder, out, html_page):
     """Print the leaderboard of a results folder (publish-results --local, or a downloaded results repo)."""
-    from .leaderboard import leaderboard_markdown, stored_summaries
+    from .leaderboard import leaderboard_html, leaderboard_markdown, stored_summaries
 
     summaries = stored_summaries(folder)
     if not summaries:
@@ -390,6 +392,8 @@ def leaderboard(folder, out):
     text = leaderboard_markdown(summaries)
     if out:
         out.write_text(text)
+    if html_page:
+        html_page.write_text(leaderboard_html(folder, summaries, base=folder.resolve().as_uri() + "/"))
     click.echo(text)
 
 

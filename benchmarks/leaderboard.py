@@ -132,6 +132,8 @@ def collect(runs: list[Path], folder: Path, records: bool = True, repo_id: str |
         for name in ("summary.json", "report.md", "signature.txt"):
             if (run.path / name).is_file():
                 shutil.copy2(run.path / name, dest / name)
+        if (run.path / "plots").is_dir():
+            shutil.copytree(run.path / "plots", dest / "plots")
     results.sort(key=lambda r: (r["benchmark"], r["model"], r["run"], r["metric"]))
     details.sort(key=lambda r: (r["benchmark"], r["model"], r["run"], r["id"]))
     _write(folder, "results", results, RESULT_FEATURES)
@@ -139,6 +141,7 @@ def collect(runs: list[Path], folder: Path, records: bool = True, repo_id: str |
     summaries = stored_summaries(folder)
     (folder / "README.md").write_text(card(summaries, repo_id))
     (folder / "leaderboard.md").write_text(leaderboard_markdown(summaries))
+    (folder / "leaderboard.html").write_text(leaderboard_html(folder, summaries))
     return {"runs": len(summaries), "models": len({s["model"]["name"] for s in summaries}), "result_rows": len(results),
             "detail_rows": len(details)}
 
@@ -164,6 +167,27 @@ def leaderboard_markdown(summaries: list[dict]) -> str:
         tables = "\n".join("#" + line if line.startswith("#") else line for line in scorer.report(group).splitlines())
         parts.append(f"## {name}\n\n" + "\n".join(rows) + "\n\n" + tables + "\n" + differing_settings(group))
     return "\n\n".join(parts) + "\n"
+
+
+def leaderboard_html(folder: Path, summaries: list[dict], base: str = "") -> str:
+    """One HTML page: the leaderboard's tables, then each run's figures (paths relative to ``folder``, after ``base``)."""
+    import html
+
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark").enable("table").render(leaderboard_markdown(summaries))
+    figures = []
+    for path in sorted(Path(folder).glob("runs/*/*/*/plots/*.png")):
+        run = path.parent.parent
+        caption = html.escape(f"{run.parent.parent.name} / {run.parent.name} / {run.name}: {path.stem.replace('_', ' ')}")
+        figures.append(f'<figure><img src="{html.escape(base + path.relative_to(folder).as_posix())}" alt="{caption}">'
+                       f"<figcaption>{caption}</figcaption></figure>")
+    style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}table{border-collapse:collapse;"
+             "margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left}figure{display:inline-block;"
+             "margin:1em}img{max-width:520px}code{font-size:.8em;word-break:break-all}")
+    return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>wordbench leaderboard</title>"
+            f"<style>{style}</style></head><body>\n<h1>wordbench leaderboard</h1>\n{body}\n<h2>Figures</h2>\n"
+            + ("\n".join(figures) or "<p>No run has figures.</p>") + "\n</body></html>\n")
 
 
 def card(summaries: list[dict], repo_id: str | None = None) -> str:

@@ -287,6 +287,16 @@ class ParaphraseBuilder(Builder):
     version = "2.1.0"
     Config = Config
     schema = {"default": FEATURES}
+    labels = {"set": SETS, "carrier_source": ("corpus", "wordnet", "file")}
+    fields = {
+        "id": "stable triple id, SET-NNNNN", "set": "rare or common by the word's frequency (see the card)",
+        "word": "x, the probed noun", "hypernym": "x_h, a WordNet hypernym of x that can stand in for it",
+        "sibling": "x_a, a sibling of x under the same hypernym, which cannot", "sentence": "s(x), the carrier sentence",
+        "sentence_hypernym": "s(x_h), the carrier with x replaced by x_h", "sentence_sibling": "s(x_a), the carrier with x replaced by x_a",
+        "carrier_source": "where the carrier came from: a corpus, WordNet's example sentences, or a file of the authors' layout",
+        "word_rate": "x's occurrences per billion tokens", "hypernym_rate": "x_h's occurrences per billion tokens",
+        "sibling_rate": "x_a's occurrences per billion tokens", "synsets": "the WordNet synsets of x, x_h and x_a",
+    }
 
     def _resolve(self, config: Config):
         wn, wn_info = load_wordnet(config.wordnet)

@@ -2,6 +2,7 @@
 immutable tags, token never printed; run summaries uploaded next to the dataset. The Hub is a mock."""
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import huggingface_hub
@@ -179,8 +180,10 @@ def test_results_dataset_grows_and_a_republished_run_replaces_its_rows(runner, t
     assert len(details) == 2 * len(gpt2.records()) and json.loads(details[0]["record"])["id"] == details[0]["id"]
     card = (local / "README.md").read_text()
     assert "config_name: results" in card and "# Leaderboard" in card and "| gpt2 |" in card and "| llama |" in card
-    board = runner.invoke(cli, ["leaderboard", str(local)])
+    board = runner.invoke(cli, ["leaderboard", str(local), "--html", str(tmp_path / "board.html")])
     assert board.exit_code == 0 and "## wnlampro" in board.output and "llama" in board.output
+    _check_html_page(local / "leaderboard.html", local)
+    _check_html_page(tmp_path / "board.html", None)
     foreign = tmp_path / "foreign"
     foreign.mkdir()
     (foreign / "keep.txt").write_text("mine")
@@ -200,3 +203,31 @@ def test_publish_results_to_the_hub_in_one_upload(runner, tiny_models, wnlampro_
     not_a_run.mkdir()
     result = runner.invoke(cli, ["publish-results", str(not_a_run), "--local", str(tmp_path / "r2")])
     assert result.exit_code != 0 and "no summary.json" in result.output
+
+
+def _check_html_page(page, folder):
+    """The leaderboard page parses as HTML: a table row per model, and every figure it shows exists."""
+    from html.parser import HTMLParser
+    from urllib.parse import unquote, urlparse
+
+    class Page(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.cells, self.images, self.open = [], [], None
+
+        def handle_starttag(self, tag, attrs):
+            self.open = tag
+            if tag == "img":
+                self.images.append(dict(attrs)["src"])
+
+        def handle_data(self, data):
+            if self.open == "td":
+                self.cells.append(data.strip())
+
+    parsed = Page()
+    parsed.feed(page.read_text())
+    assert {"gpt2", "llama"} <= set(parsed.cells)
+    assert parsed.images and all(name.endswith(".png") for name in parsed.images)
+    for src in parsed.images:
+        path = (folder / src) if folder else Path(unquote(urlparse(src).path))
+        assert path.is_file(), src
