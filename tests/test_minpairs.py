@@ -698,5 +698,7 @@ def test_clause_omission_without_a_segment_boundary_deletes_a_clause():
     assert _offline("clause_omission", "Mit Meng hat das Künstlerhaus ein Ehrenmitglied verloren, heißt es.") == [
         "Mit Meng hat das Künstlerhaus ein Ehrenmitglied verloren."]
     assert _offline("clause_omission", "Der Prozess wird am 23. September mit der Befragung von Zeugen fortgesetzt.") == []
+    # a clause another one hangs on stays: "teilte mit, um Schulden zu tilgen" would be a fragment (the reader's C-1)
+    assert _offline("clause_omission", "Glencore teilte am 2. Mai mit, dass sie neue Aktien verkauft habe, um Schulden zu tilgen.") == []
     assert _offline("clause_omission", "Hofmann hat nicht nur das Spiel strukturiert, sondern erzielte auch das Tor.") == []
     assert _offline("clause_omission", metcash, faithful=True)[0].startswith("September weitere Details")

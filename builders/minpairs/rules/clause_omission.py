@@ -57,6 +57,8 @@ def _subordinate_clauses(analysis) -> list[tuple[int, int]]:
             continue
         start, end = words[i - 1].start, words[j].end
         before, after = words[: i - 1], words[j + 1 :]
+        if after[0].text == "," and len(after) > 1 and after[1].xpos in _INTRODUCERS:
+            continue  # the next clause may hang on this one ("mit, dass ... habe, um ... zu tilgen"): keep both
         if after[0].text == "," and len(after) > 1 and after[1].xpos in _FINITE and not any(w.xpos in _FINITE for w in before):
             end = after[0].end
         rest = [w for w in words if w.end <= start or w.start >= end]
