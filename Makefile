@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.wordbench-installed
 PYTEST_ARGS ?=
 
-.PHONY: install system test test-fast demo perf perf-peers clean
+.PHONY: install system test test-fast readme-figures demo perf perf-peers clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -36,6 +36,10 @@ test: install
 
 test-fast: install
 	HF_HUB_OFFLINE=1 $(PY) -m pytest -q -m "not slow" $(PYTEST_ARGS)
+
+# Recompute the figures the README quotes and fail on drift (also part of `make test`).
+readme-figures: install
+	HF_HUB_OFFLINE=1 $(PY) -m pytest -q tests/test_readme_figures.py
 
 demo: install
 	HF_HUB_OFFLINE=1 $(VENV)/bin/wordbench demo
