@@ -199,7 +199,9 @@ four settings (**bleached** `This is WORD`; **aligned** `It is <very unpleasant 
 think of WORD` by the word's valence on 1..9, the paper's classes 1.0-2.49 / 2.50-3.99 / 4.00-5.99 /
 6.00-7.49 / 7.50-9.00; **misaligned** the classes reversed; **random** a window of +-10 tokens around a seeded occurrence in
 a corpus, multi-word entries searched as token sequences), the polar words of the language in every
-setting, PCA-basis words (`group=basis`: other lexica given as `union_lexica` and the WEAT and
+setting, PCA-basis words (`group=basis`: by default every other lexicon wordbench reads offline, in English VADER
+and any Warriner/ANEW/Bellezza file in the wordbench cache, so the basis is as large as the paper's whatever
+lexicon is scored; `union_lexica=SPEC,...` sets it, `none` leaves the scored lexicon alone; and the WEAT and
 dominance/arousal terms of the authors' code) in every setting, and the WEAT bias-test words (Caliskan
 et al. 2017) in the bleached setting. `--faithful` builds the authors' code: "think about", classes
 closed on the right (<= 2.5 / 4.0 / 6.0 / 7.5) and a template valence taken Warriner > ANEW > Bellezza.

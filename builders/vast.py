@@ -12,6 +12,10 @@ The polar words of the language get contexts in every setting (aligned by their 
 the union of every lexicon the run knows and the WEAT terms (the authors' VAST.py): words of ``union_lexica``
 and the WEAT / dominance / arousal word sets that are not scored get contexts in every setting (group
 ``basis``; aligned by their valence, else 8 / 2 / 5 for the pleasant / unpleasant / neutral WEAT sets).
+``union_lexica=auto`` (the default) makes that basis as large as the paper's whatever lexicon is scored: in
+English every lexicon readable offline (``sources.lexica.offline_lexica``: VADER, and Warriner / ANEW / Bellezza
+files in the wordbench cache) joins; those lexica only add words (each aligned by its own lexicon's valence),
+so the scored, polar and WEAT rows are the ones a build without them has. Other languages: no other lexicon.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 from .base import Builder
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, OFFLINE_EN, corpus_info, iter_corpus_lines
-from .sources.lexica import Lexicon, lexicon_problem, load_lexicon
+from .sources.lexica import Lexicon, lexicon_problem, load_lexicon, offline_lexica
 from .sources.similarity import SimilarityTask, load_similarity, similarity_problem
 from .vast_words import LANGUAGES, POLAR, WEAT_TESTS, WORD_SETS, polar_words
 
@@ -72,6 +76,14 @@ FEATURES = datasets.Features({
 Setting = Literal["bleached", "aligned", "misaligned", "random"]
 
 
+def _union_problem(specs) -> str | None:
+    if not isinstance(specs, tuple):  # auto or none
+        return None
+    if "auto" in specs:
+        return "auto stands alone: give auto, or lexicon specs without it"
+    return next(filter(None, map(lexicon_problem, specs)), None)
+
+
 @dataclass
 class Config(Spec):
     lexicon: str = opt("vader", "valence lexicon: vader | warriner:PATH | anew:PATH | bellezza:PATH | imbir:/redondo:/cvaw:/fan:/"
@@ -81,8 +93,11 @@ class Config(Spec):
     scale_low: float | None = opt(None, "the lowest valence of a CSV/TSV/hf: lexicon's scale (mapped to 1)")
     scale_high: float | None = opt(None, "the highest valence of that scale (mapped to 9)")
     language: Literal["en", "pt", "zh", "es", "fr", "pl", "tr"] = opt("en", "polar words (and templates) of this language")
-    union_lexica: tuple[str, ...] = opt((), "lexicon specs whose words join the PCA basis (the paper: warriner, anew, bellezza)",
-                                        check=lambda specs: next(filter(None, map(lexicon_problem, specs)), None))
+    union_lexica: Literal["auto"] | tuple[str, ...] | None = opt(
+        "auto", "lexica whose words join the PCA basis: auto (English: every lexicon readable offline, VADER and any "
+        "warriner/anew/bellezza.csv in the wordbench cache's lexica/ folder; other languages: none), lexicon specs (the paper: "
+        "warriner:PATH,anew:PATH,bellezza:PATH; they also give the template valence of words the scored lexicon lacks), "
+        "or none (the scored lexicon and the WEAT words only)", check=_union_problem)
     settings: Literal["auto"] | tuple[Setting, ...] = opt(
         "auto", "contexts to build: auto (all four in English, bleached otherwise) or a list of bleached, aligned, misaligned, random",
         nonempty=True)
@@ -176,9 +191,20 @@ class RandomContexts:
 
 class VASTBuilder(Builder):
     name = "vast"
-    version = "2.1.0"
+    version = "2.2.0"
     Config = Config
     schema = {"default": FEATURES, "similarity": PAIR_FEATURES}
+    labels = {"setting": SETTINGS}
+    fields = {
+        "id": "stable row id", "word": "the embedded word (a lexicon word, polar word, basis or WEAT term)",
+        "group": "lexicon | pleasant | unpleasant | basis (PCA basis only) | weat:<word set>",
+        "setting": "the context: bleached, aligned, misaligned or random", "valence": "the word's valence on the lexicon's scale (NaN when not in it)",
+        "valence9": "the valence on 1..9, which picks the aligned template", "context": "the text the word is embedded in",
+        "start": "character start of the word in the context", "end": "character end of the word in the context",
+        "lexicon": "the scored lexicon's name", "language": "the language of the words and contexts",
+        "task": "the word-similarity set (similarity config)", "word1": "first word of the pair", "word2": "second word of the pair",
+        "score": "the human similarity score",
+    }
 
     def _lexicon(self, config: Config) -> Lexicon:
         scale = None if config.scale_low is None or config.scale_high is None else (config.scale_low, config.scale_high)
@@ -193,8 +219,10 @@ class VASTBuilder(Builder):
                               f"set language={lex.language}")
 
     def _union(self, config: Config) -> list[Lexicon]:
+        """The lexica of ``union_lexica``; auto: every lexicon of the language readable offline (none outside English)."""
+        specs = offline_lexica(config.language) if config.union_lexica == "auto" else config.union_lexica or ()
         out = []
-        for spec in config.union_lexica:
+        for spec in specs:
             lex = load_lexicon(spec)
             self._check_language(config, lex)
             out.append(lex)
@@ -209,8 +237,16 @@ class VASTBuilder(Builder):
     def _similarity(self, config: Config) -> list[SimilarityTask]:
         return [load_similarity(spec) for spec in config.similarity]
 
+    @staticmethod
+    def _basis_info(config: Config, lex: Lexicon) -> SourceInfo:
+        """A union lexicon's source record: kind ``basis`` (so card and signature name the lexica of the PCA basis)."""
+        role = ("union_lexica=auto: PCA basis" if config.union_lexica == "auto"
+                else "union_lexica: PCA basis and the template valence of words the scored lexicon lacks")
+        return replace(lex.info, kind="basis", detail=f"{role}, {len(lex):,} words")
+
     def sources(self, config: Config) -> list[SourceInfo]:
-        out = [self._lexicon(config).info] + [lex.info for lex in self._union(config)] + [t.info for t in self._similarity(config)]
+        out = ([self._lexicon(config).info] + [self._basis_info(config, lex) for lex in self._union(config)]
+               + [t.info for t in self._similarity(config)])
         if "random" in self._settings(config):
             out.append(corpus_info(config.corpus, config.text_column, "random contexts"))
         return out
@@ -227,7 +263,9 @@ class VASTBuilder(Builder):
         if config.max_words is not None and config.max_words < len(words):
             keep = set(sorted(words, key=lambda w: seeded_key(config.seed, w))[: config.max_words])
             words = [w for w in words if w in keep]
-        known = [lexicon, *union]  # a template's valence: the scored lexicon's first
+        auto = config.union_lexica == "auto"
+        named = [] if auto else union  # lexica the user named give words and template valences; auto ones words only
+        known = [lexicon, *named]  # a template's valence: the scored lexicon's first
         if config.faithful:
             rank = {name: i for i, name in enumerate(AUTHORS_VALENCE_ORDER)}
             known.sort(key=lambda lex: rank.get(lex.name, len(rank)))
@@ -242,12 +280,31 @@ class VASTBuilder(Builder):
                 entries.append((w, pole, lexicon.valence.get(w, float("nan")), valence9(w, POLAR_DEFAULT_VALENCE[pole])))
         taken = {w for w, *_ in entries}
         english = config.language == "en"
-        basis = [w for lex in union for w in lex.valence] + ([w for ws in WORD_SETS.values() for w in ws] if english else [])
+        basis = [w for lex in named for w in lex.valence] + ([w for ws in WORD_SETS.values() for w in ws] if english else [])
         for w in dict.fromkeys(basis):
             if w not in taken:
                 entries.append((w, "basis", float("nan"), valence9(w, weat_valence9(w))))
-        random = (RandomContexts(iter_corpus_lines(config.corpus, config.text_column), config.window, config.seed,
-                                 [w for w, *_ in entries]) if "random" in settings else None)
+        if auto and english and not union:
+            warnings.warn("union_lexica=auto: no other English lexicon is readable offline (pip install vaderSentiment, or copy "
+                          "warriner.csv / anew.csv / bellezza.csv into the wordbench cache's lexica/ folder): the PCA basis holds "
+                          "the scored lexicon and the WEAT words only", stacklevel=2)
+        own = len(entries)  # the rows a build without the default basis has
+        if auto:  # the default basis: every word of the lexica readable offline, after the rows a build without them has
+            taken = {w for w, *_ in entries}
+            for lex in union:
+                for w in lex.valence:
+                    if w not in taken:
+                        taken.add(w)
+                        entries.append((w, "basis", float("nan"), valence9(w, round(lex.nine_point(w), 6))))
+        # Random contexts: the default basis' words are searched apart (a seeded occurrence depends on every word
+        # searched with it), so the other rows keep the contexts a build without them has.
+        finders: dict[str, RandomContexts] = {}
+        if "random" in settings:
+            for part in (entries[:own], entries[own:]):
+                if part:
+                    finder = RandomContexts(iter_corpus_lines(config.corpus, config.text_column), config.window, config.seed,
+                                            [w for w, *_ in part])
+                    finders.update({w: finder for w, *_ in part})
 
         base = {"lexicon": lexicon.name, "language": config.language}
         used = {name for test in WEAT_TESTS.values() for name in test} if english else set()
@@ -258,7 +315,7 @@ class VASTBuilder(Builder):
                 if setting == "bleached" and group == "basis" and word in weat_words:
                     continue  # embedded as a WEAT row in this setting: the union basis takes it from there
                 if setting == "random":
-                    found = random(word)
+                    found = finders[word](word)
                     if found is None:
                         continue
                     context, start, end = found
@@ -299,6 +356,21 @@ class VASTBuilder(Builder):
                  "| setting | lexicon words | pleasant | unpleasant | basis words | WEAT words | similarity words |", "|---|---|---|---|---|---|---|"]
         for s in settings:
             lines.append(f"| {s} | " + " | ".join(str(counts.get((s, g), 0)) for g in groups) + " |")
+        lines += ["", "PCA basis of the isolation step (the scorer's default `pca_basis=union`: every word embedded in the setting, "
+                  "each once; `basis` rows: the words of the lexica listed under sources as `basis`, and the WEAT / dominance / "
+                  "arousal terms):", ""]
+        rows = list(zip(ds["word"], ds["group"], ds["setting"]))
+        terms = {w for ws in WORD_SETS.values() for w in ws}
+        for s in settings:
+            groups_of: dict[str, set[str]] = {}
+            for w, g, st in rows:
+                if st == s and not g.startswith("sim:"):
+                    groups_of.setdefault(w, set()).add(g)
+            scored = {w for w, gs in groups_of.items() if "lexicon" in gs}
+            polar = {w for w, gs in groups_of.items() if gs & set(POLAR)} - scored
+            weat = {w for w in groups_of if w in terms} - scored - polar
+            lines.append(f"- {s}: {len(groups_of):,} words: {len(scored):,} scored, {len(polar):,} polar, {len(weat):,} WEAT / "
+                         f"dominance / arousal terms, {len(groups_of) - len(scored | polar | weat):,} more words of the basis lexica")
         if "random" in settings:
             lines += ["", "Random-context coverage (words with a corpus occurrence):", ""]
             for group in groups[:4]:

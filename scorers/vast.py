@@ -209,9 +209,7 @@ class VASTScorer(Scorer):
         return rows
 
     def stratum(self, row: dict) -> object:
-        """--limit samples lexicon words by valence class (the aligned templates' five classes); basis words apart."""
-        if row["group"] == "basis":
-            return "basis"
+        """--limit samples lexicon words by valence class (the aligned templates' five classes)."""
         v = row["valence9"]
         return None if not np.isfinite(v) else valence_class(v, self.faithful)
 
@@ -219,10 +217,9 @@ class VASTScorer(Scorer):
         return row["word"]  # a word is kept with all its contexts
 
     def always_keep(self, row: dict) -> bool:
-        """Polar, WEAT and similarity words, and the WEAT / dominance / arousal terms of the PCA basis (a fixed few
-        hundred): a sample's basis must not shrink to its lexicon words, whose PC1 is valence itself."""
-        return (row["group"] in POLAR or row["group"].startswith(("weat:", "sim:"))
-                or (row["group"] == "basis" and row["word"] in _WEAT_TERMS))
+        """Polar, WEAT and similarity words, and the whole PCA basis (other lexica and the WEAT / dominance / arousal
+        terms): a sample's basis must not shrink towards its lexicon words, whose PC1 is valence itself."""
+        return row["group"] in POLAR or row["group"] == "basis" or row["group"].startswith(("weat:", "sim:"))
 
     def check_model(self, model) -> None:
         """As every scorer's, and the layer options within the model's layers (a plan knows them from its config,
@@ -353,6 +350,7 @@ class VASTScorer(Scorer):
             if best != layer:
                 curves["best"] = self._isolation(by_setting, setting, "vector_best", best, k)[0]
             isolation[setting] = {"layer": layer, "best_layer": best, "argmax_layer": int(np.nanargmax(layers[setting]["vast"])),
+                                  "basis_words": self._basis_size(by_setting, setting),
                                   **{f"curve_{key}": c for key, c in curves.items()}}
         bleached = isolation.get("bleached", {}).get("curve_top") or []
         n = k_paper if k_paper is not None else (int(np.argmax(bleached)) if o.null_pcs == "best" and bleached else int(o.null_pcs) if str(o.null_pcs).isdigit() else 0)
@@ -435,18 +433,26 @@ class VASTScorer(Scorer):
         chosen = select_polar(entries, self.options.seed) if self._single(False) else select_all(entries)
         return [recs[i] for i in chosen["pleasant"]], [recs[i] for i in chosen["unpleasant"]]
 
-    def _basis(self, by_setting: dict, setting: str, field: str, lex: list[dict], polar: list[dict], layer: int | None = None,
-               union: bool = False) -> np.ndarray:
+    def _basis_recs(self, by_setting: dict, setting: str, lex: list[dict], polar: list[dict], union: bool = False) -> list[dict]:
         """The PCA basis: ``union`` every word embedded in the setting (and the polar words used), each once;
         ``run`` the scored lexicon words and the chosen polar words (``union`` forces the first)."""
         if self.options.pca_basis == "run" and not union:
-            recs = lex + polar
-        else:
-            recs = list({r["word"]: r for r in _vast_rows(by_setting[setting]) + polar}.values())
-            if self.faithful:  # VAST.py stacks the polar and dominance/arousal words a second time (weat_arr)
-                twice = {w for name in (*POLAR, *VAD_SETS) for w in WORD_SETS[name]}
-                recs += [r for r in recs if r["word"] in twice]
-        return self._vectors(recs, field, layer)
+            return lex + polar
+        recs = list({r["word"]: r for r in _vast_rows(by_setting[setting]) + polar}.values())
+        if self.faithful:  # VAST.py stacks the polar and dominance/arousal words a second time (weat_arr)
+            twice = {w for name in (*POLAR, *VAD_SETS) for w in WORD_SETS[name]}
+            recs += [r for r in recs if r["word"] in twice]
+        return recs
+
+    def _basis(self, by_setting: dict, setting: str, field: str, lex: list[dict], polar: list[dict], layer: int | None = None,
+               union: bool = False) -> np.ndarray:
+        return self._vectors(self._basis_recs(by_setting, setting, lex, polar, union), field, layer)
+
+    def _basis_size(self, by_setting: dict, setting: str) -> int:
+        """Distinct words of the setting's PCA basis (the report gives it beside the basis rule)."""
+        lex = [r for r in by_setting[setting] if r["group"] == "lexicon"]
+        polar = [r for pole in self._polar_recs(by_setting, setting) for r in pole]
+        return len({r["word"] for r in self._basis_recs(by_setting, setting, lex, polar)})
 
     def _isolation(self, by_setting: dict, setting: str, field: str, layer: int, k: int) -> tuple[list[float], tuple[np.ndarray, np.ndarray]]:
         """VAST after nullifying the top n PCs of the basis, n = 0..k (Figure 3), at ``layer`` (``field``), and the
@@ -495,9 +501,6 @@ class VASTScorer(Scorer):
         from .vast_report import figures
 
         return figures(summaries, folder)
-
-
-_WEAT_TERMS = frozenset(w for words in WORD_SETS.values() for w in words)
 
 
 def _vast_rows(recs: list[dict]) -> list[dict]:

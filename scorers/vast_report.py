@@ -22,11 +22,17 @@ def label(s: dict) -> str:
     return f"{s['model']['name']} · {m.get('lexicon') or '?'}{lang}"
 
 
+def _basis(m: dict) -> str:
+    """The PCA basis rule and, where the run recorded them (older summaries do not), its distinct words per setting."""
+    sizes = {k: v["basis_words"] for k, v in (m.get("isolation") or {}).items() if "basis_words" in v}
+    return f"**{m.get('pca_basis')}**" + (" (" + ", ".join(f"{k} {n:,} words" for k, n in sizes.items()) + ")" if sizes else "")
+
+
 def _settings_line(m: dict) -> str:
     n_rule = {"paper": f"round(d/100), d={m.get('dim')}", "best": "the best n on the bleached curve"}.get(m.get("null_pcs_rule"), "given")
     return (f"Lexicon **{m.get('lexicon')}** ({m.get('language')}); pooling **{m.get('pool')}**; isolation and bias tests at layer "
             f"**{m.get('layer')}** (top unless set) and each setting's best layer; **n = {m.get('null_pcs')}** PCs nullified "
-            f"({n_rule}); PCA basis **{m.get('pca_basis')}**; single-token polar filter: **{m.get('polar_filter')}**; "
+            f"({n_rule}); PCA basis {_basis(m)}; single-token polar filter: **{m.get('polar_filter')}**; "
             f"BOS: **{m.get('bos')}**.")
 
 

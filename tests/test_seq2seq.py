@@ -207,7 +207,8 @@ def vast_setup(tmp_path_factory):
     root = tmp_path_factory.mktemp("vast-s2s")
     (root / "lexicon.csv").write_text("Word,V.Mean.Sum\n" + "".join(f"{w},{v}\n" for w, v in LEXICON.items()))
     (root / "corpus.txt").write_text(CORPUS)
-    data, _ = build("vast", [f"lexicon=warriner:{root / 'lexicon.csv'}", f"corpus={root / 'corpus.txt'}"], out=root / "data", progress=False)
+    data, _ = build("vast", [f"lexicon=warriner:{root / 'lexicon.csv'}", f"corpus={root / 'corpus.txt'}", "union_lexica=none"],
+                    out=root / "data", progress=False)
     words = {w for text in datasets.load_dataset(str(data))["test"]["context"] for w in text.split()}
     vocab = {t: i for i, t in enumerate(["<pad>", "</s>", "<unk>", "<s>", "<mask>", "<extra_id_0>", *sorted(words)])}
     tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))

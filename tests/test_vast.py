@@ -27,7 +27,9 @@ def vast_data(tmp_path_factory):
     lexicon.write_text("Word,V.Mean.Sum\n" + "".join(f"{w},{v}\n" for w, v in LEXICON.items()))
     corpus = root / "corpus.txt"
     corpus.write_text(CORPUS)
-    folder, _ = build("vast", [f"lexicon=warriner:{lexicon}", f"corpus={corpus}"], out=root / "data", progress=False)
+    # union_lexica=none: a small basis (the scored and WEAT words) keeps the tiny models' runs short; the default basis
+    # (every offline lexicon, 7k VADER words) has its own tests below
+    folder, _ = build("vast", [f"lexicon=warriner:{lexicon}", f"corpus={corpus}", "union_lexica=none"], out=root / "data", progress=False)
     return folder
 
 
@@ -229,6 +231,74 @@ def test_limit_keeps_polar_rows_and_reports_name_the_lexicon(word_level_encoder,
     assert "wl-encoder" in text.split("\n")[0] or "· warriner" in text
 
 
+def test_default_pca_basis_holds_every_offline_lexicon_and_the_weat_words(tmp_path, monkeypatch):
+    """Issue 26: with one lexicon the PCA basis was that lexicon and the WEAT words (759 words for Bellezza), whose
+    top PCs carry valence. By default every English lexicon readable offline (VADER; Warriner / ANEW / Bellezza in
+    the cache's lexica/ folder) joins, adding rows only; union_lexica set by the user replaces it."""
+    import datasets
+    from wordbench.builders.sources.lexica import load_lexicon
+
+    monkeypatch.setenv("WORDBENCH_CACHE", str(tmp_path / "cache"))
+    lexicon = tmp_path / "lexicon.csv"
+    lexicon.write_text("Word,V.Mean.Sum\n" + "".join(f"{w},{v}\n" for w, v in LEXICON.items()))
+    anew = tmp_path / "ANEW.csv"
+    anew.write_text("Description,Valence Mean\nzebra,6.5\nadore,8.0\n")
+    vader = load_lexicon("vader").valence
+    terms = {w for ws in WORD_SETS.values() for w in ws}
+    rows, metas = {}, {}
+    for name, extra in (("auto", []), ("none", ["union_lexica=none"]), ("named", [f"union_lexica=anew:{anew}"])):
+        folder, metas[name] = build("vast", [f"lexicon=warriner:{lexicon}", "settings=bleached", *extra], out=tmp_path / name, progress=False)
+        rows[name] = list(datasets.load_dataset(str(folder))["test"])
+    words = {name: {r["word"] for r in rs} for name, rs in rows.items()}
+    assert set(vader) | terms | set(LEXICON) <= words["auto"]  # VADER's 7k words, the WEAT terms, the scored words
+    assert "adore" in vader and "adore" not in words["none"] and "zebra" not in words["auto"]
+    assert words["named"] == words["none"] | {"zebra", "adore"}  # a basis the user sets replaces the default
+    by = {(r["group"], r["word"]): r for r in rows["auto"]}
+    assert by[("basis", "adore")]["valence9"] == pytest.approx(vader["adore"] + 5)  # aligned by its own lexicon
+    ids, same = {r["id"] for r in rows["none"]}, lambda rs: [json.dumps(r, sort_keys=True) for r in rs]  # noqa: E731 - NaN == NaN
+    assert same(r for r in rows["auto"] if r["id"] in ids) == same(rows["none"])  # the default basis adds rows and changes none
+    assert "|basis:vader-" in metas["auto"]["signature"] and "basis:" not in metas["none"]["signature"]
+    assert "|basis:anew-" in metas["named"]["signature"] and "basis:vader" not in metas["named"]["signature"]
+    card = (tmp_path / "auto" / "README.md").read_text()
+    assert "| basis | VADER lexicon" in card and "union_lexica=auto: PCA basis, " in card
+    assert f"- bleached: {len(words['auto']):,} words: 12 scored" in card  # the summary counts the basis
+    # a Warriner / ANEW / Bellezza file in the cache joins the default too; other languages keep their own basis
+    (tmp_path / "cache" / "lexica").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "cache" / "lexica" / "anew.csv").write_text(anew.read_text())
+    folder, meta = build("vast", [f"lexicon=warriner:{lexicon}", "settings=bleached"], out=tmp_path / "cached", progress=False)
+    assert "zebra" in {r["word"] for r in datasets.load_dataset(str(folder))["test"]} and "|basis:anew-" in meta["signature"]
+    polish = tmp_path / "ANEW_Polish_Imbir.csv"
+    polish.write_text("Number,Polish word,English word,Val_Mean,SD,Mean,SD\n1,miłość,love,8.7,1,2,3\n2,bieda,poverty,2.3,1,2,3\n")
+    folder, meta = build("vast", [f"lexicon=imbir:{polish}", "language=pl"], out=tmp_path / "pl", progress=False)
+    assert not any(r["group"] == "basis" for r in datasets.load_dataset(str(folder))["test"]) and "basis:" not in meta["signature"]
+    from wordbench.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="auto stands alone"):
+        build("vast", [f"lexicon=warriner:{lexicon}", f"union_lexica=auto,anew:{anew}"], out=tmp_path / "x", progress=False)
+
+
+def test_limit_keeps_the_whole_pca_basis(word_level_encoder, tmp_path):
+    """--limit samples the scored words only: every basis word (other lexica included) stays, so the basis of a
+    sample is the full run's; the report gives its size."""
+    import datasets
+
+    lexicon = tmp_path / "lexicon.csv"
+    lexicon.write_text("Word,V.Mean.Sum\n" + "".join(f"{w},{v}\n" for w, v in LEXICON.items()))
+    anew = tmp_path / "ANEW.csv"
+    anew.write_text("Description,Valence Mean\nzebra,6.5\ncloud,6.0\nmud,3.0\ngift,7.2\n")
+    folder, _ = build("vast", [f"lexicon=warriner:{lexicon}", f"union_lexica=anew:{anew}", "settings=bleached", "max_words=8"],
+                      out=tmp_path / "d", progress=False)
+    basis = {r["word"] for r in datasets.load_dataset(str(folder))["test"] if r["group"] == "basis"}
+    assert {"zebra", "cloud"} <= basis  # and the WEAT / dominance / arousal terms
+    run = score("vast", word_level_encoder, str(folder), out=tmp_path, limit=4, progress=False, n_resamples=9, max_pcs=2)
+    records = run.records()
+    assert {r["word"] for r in records if r["group"] == "basis"} == basis
+    assert 3 <= len({r["word"] for r in records if r["group"] == "lexicon"}) <= 4
+    m = json.loads((run.path / "summary.json").read_text())["metrics"]
+    assert m["isolation"]["bleached"]["basis_words"] == len({r["word"] for r in records})
+    assert f"PCA basis **union** (bleached {len({r['word'] for r in records}):,} words)" in (run.path / "report.md").read_text()
+
+
 @pytest.fixture(scope="module")
 def valence_pc1(tmp_path_factory):
     """A bleached dataset and a one-layer encoder whose layer 0 is (nearly) the word embedding: lexicon and polar
@@ -242,7 +312,7 @@ def valence_pc1(tmp_path_factory):
     root = tmp_path_factory.mktemp("pc1")
     lexicon = root / "lexicon.csv"
     lexicon.write_text("Word,V.Mean.Sum\n" + "".join(f"{w},{v}\n" for w, v in LEXICON.items()))
-    folder, _ = build("vast", [f"lexicon=warriner:{lexicon}", "settings=bleached"], out=root / "data", progress=False)
+    folder, _ = build("vast", [f"lexicon=warriner:{lexicon}", "settings=bleached", "union_lexica=none"], out=root / "data", progress=False)
     rows = list(datasets.load_dataset(str(folder))["test"])
     words = sorted({w for r in rows for w in r["context"].split()})
     vocab = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words])}

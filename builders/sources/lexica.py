@@ -8,16 +8,19 @@ keeps its own scale; ``nine_point`` maps a valence linearly onto the 1-9 scale t
 missing value); a malformed row is an error naming the file and line; duplicate words keep their
 first rating and are reported. Files are UTF-8 (a byte-order mark is skipped); the delimiter (comma,
 semicolon or tab) is sniffed from the header. Every lexicon knows its language (None for a generic file).
+``offline_lexica`` names every lexicon of a language readable without the network (VADER where its package is
+installed; Warriner, ANEW or Bellezza copied into the wordbench cache as ``lexica/warriner.csv`` and so on).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib.metadata import version as pkg_version
+from importlib.util import find_spec
 from pathlib import Path
 
 from wordbench.errors import DataFormatError, SourceError
-from .base import SourceInfo, file_sha8
+from .base import SourceInfo, cache_dir, file_sha8
 from .tables import Table, read_table
 from .corpora import load_hf_dataset
 
@@ -44,6 +47,7 @@ FORMATS = {
     "turkish": LexiconFormat("word", "ValenceM", (1.0, 9.0), "Turkish emotional word norms (TurkishEmotionalWordNorms.csv)", "tr"),
 }
 VADER_SCALE = (-4.0, 4.0)
+PAPER_LEXICA = ("warriner", "anew", "bellezza")  # the paper's English lexica, in the authors' valence order
 
 
 @dataclass
@@ -74,6 +78,17 @@ def lexicon_problem(spec: str) -> str | None:
     if spec == "hf:":
         return "'hf:' names no dataset: give hf:ID"
     return None
+
+
+def offline_lexica(language: str = "en") -> list[str]:
+    """Specs of every lexicon of ``language`` that can be read without the network: a Warriner, ANEW or
+    Bellezza file in the wordbench cache (``lexica/warriner.csv``, ``lexica/anew.csv``, ``lexica/bellezza.csv``,
+    in the published layouts), then VADER where vaderSentiment is installed. English only (none otherwise)."""
+    if language != "en":
+        return []
+    folder = cache_dir("lexica")
+    specs = [f"{kind}:{folder / f'{kind}.csv'}" for kind in PAPER_LEXICA if (folder / f"{kind}.csv").is_file()]
+    return specs + (["vader"] if find_spec("vaderSentiment") is not None else [])
 
 
 def load_lexicon(spec: str = "vader", word_column: str | None = None, valence_column: str | None = None,
