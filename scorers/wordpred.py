@@ -21,6 +21,7 @@ from wordbench.builders.sources.corpora import corpus_problem
 from wordbench.spec import Spec, opt, parse_bool
 
 from .base import RunContext, Scorer
+from .stats import proportion_ci
 from .models import ModelError
 from .wholeword import GREEDY_DEPTH, SEARCH_DEPTH, SEED_SEARCH_DEPTH, TOP, WordPrediction, search_depth
 
@@ -137,6 +138,8 @@ class WordPredScorer(Scorer):
             "events": n,
             "top1": pct(sum(e[2] for e in counted), n),
             "top10": pct(sum(e[3] for e in counted), n),
+            # 95% Wilson intervals, events taken as independent (in percent, like the rates)
+            **{f"{k}_ci": [round(100 * v, 2) for v in proportion_ci(sum(e[i] for e in counted), n)] for k, i in (("top1", 2), ("top10", 3))},
             "T1": pct(sum(t in covered1 for t in binned), len(t_den)),
             "T10": pct(sum(t in covered10 for t in binned), len(t_den)),
             "binned_types": len(binned),
@@ -171,13 +174,17 @@ class WordPredScorer(Scorer):
         return metrics
 
     def report(self, summaries: list[dict]) -> str:
-        lines = ["## Whole-word prediction (Table 1)", "", "| model | top1 (top10) | T1 (T10) | ppx | events |", "|---|---|---|---|---|"]
+        lines = ["## Whole-word prediction (Table 1)", "", "| model | top1 (top10) | 95% interval top1 / top10 | T1 (T10) | ppx | events |",
+                 "|---|---|---|---|---|---|"]
         for s in summaries:
             m = s["metrics"]
-            lines.append(f"| {s['model']['name']} | {_f(m.get('top1'))} ({_f(m.get('top10'))}) | {_f(m.get('T1'))} ({_f(m.get('T10'))}) | {_f(m.get('ppx'))} | {m.get('events', 0)} |")
+            ci = " / ".join(f"[{_f(m[f'{k}_ci'][0])}, {_f(m[f'{k}_ci'][1])}]" if f"{k}_ci" in m else "-" for k in ("top1", "top10"))
+            lines.append(f"| {s['model']['name']} | {_f(m.get('top1'))} ({_f(m.get('top10'))}) | {ci} | {_f(m.get('T1'))} ({_f(m.get('T10'))}) | "
+                         f"{_f(m.get('ppx'))} | {m.get('events', 0)} |")
         if summaries:
             m0 = summaries[0]["metrics"]
-            lines += ["", f"ppx: {m0.get('ppx_definition', '')}. T: % of binned target types predicted at least once. "
+            lines += ["", f"ppx: {m0.get('ppx_definition', '')}. Intervals: Wilson, events taken as independent. "
+                      "T: % of binned target types predicted at least once. "
                       f"Targets over {SEARCH_DEPTH} subtokens ({SEED_SEARCH_DEPTH} with --faithful) (top-10 only through top-1): "
                       + ", ".join(f"{s['model']['name']} {s['metrics'].get('events_beyond_search_depth', 0)}" for s in summaries) + "."]
         lines += ["", "## Coverage by frequency bin (Figures 1-2)", "",

@@ -185,6 +185,7 @@ def test_metrics_by_hand():
     ]
     m = WordPredScorer().summarize(records)
     assert m["events"] == 5 and m["top1"] == 40.0 and m["top10"] == 60.0
+    assert m["top1_ci"][0] < 40.0 < m["top1_ci"][1] and m["top10_ci"] == pytest.approx([23.07, 88.24], abs=0.01)  # Wilson, 3 of 5
     assert m["T1"] == pytest.approx(100 * 2 / 3, abs=0.01)  # dog, the of {dog, cat, the}
     assert m["T10"] == 100.0
     assert m["ppx"] == pytest.approx(math.exp(8.0 / 5), abs=1e-3)
