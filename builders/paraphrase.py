@@ -37,6 +37,7 @@ from pathlib import Path
 import datasets
 
 from wordbench.errors import ConfigError
+from wordbench.progress import bar, stage
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 
 from .base import Builder
@@ -306,7 +307,7 @@ class ParaphraseBuilder(Builder):
     def sources(self, config: Config) -> list[SourceInfo]:
         return self._resolve(config)[2] + [corpus_info(config.corpus, config.text_column)]
 
-    def candidates(self, config: Config, wn, freq) -> dict[str, list[tuple]]:
+    def candidates(self, config: Config, wn, freq, progress: bool = False) -> dict[str, list[tuple]]:
         """Every qualifying (x, x_h, siblings, x's synset, x_h's synset) per set, in a stable order; one per x. ``siblings``
         holds (x_a, its synset) in the seeded order of the draw: the build takes the first its carrier does not hold."""
         scale = PER_BILLION / config.reference_tokens
@@ -326,7 +327,8 @@ class ParaphraseBuilder(Builder):
             return [wc for wc in named[synset.name()] if wc[0] not in exclude]
 
         out: dict[str, list[tuple]] = {s: [] for s in SETS}
-        for x in sorted({n for n in wn.all_lemma_names("n") if NOUN.fullmatch(n)}):
+        nouns = sorted({n for n in wn.all_lemma_names("n") if NOUN.fullmatch(n)})
+        for x in bar(nouns, "paraphrase: (x, x_h, x_a) candidates from WordNet nouns", progress):
             senses = wn.synsets(x, "n")
             if len(senses) != 1 or x not in senses[0].lemma_names() or not _mostly_noun(wn, x) or not _singular(x):
                 continue  # several noun senses: the carrier's sense would be a guess
@@ -360,14 +362,16 @@ class ParaphraseBuilder(Builder):
                     break
         return out
 
-    def _carriers(self, config: Config, words: dict[str, object], wn) -> dict[str, list[str]]:
+    def _carriers(self, config: Config, words: dict[str, object], wn, progress: bool = False) -> dict[str, list[str]]:
         """Whole corpus sentences (up to 20, in a seeded order) using each word (name -> its synset), or its plural, as
         a head noun after a determiner, in WordNet's sense of it (``other_sense``); a plural that is a noun of its own
         ("species" of specie) is no use of x, and a sentence holding it is none of x's carriers."""
         forms = {f: w for w in sorted(words) for f in (w, plural(w))}
         not_x = {f for f, w in forms.items() if not _reads_as(wn, f, words[w])}
         found: dict[str, list[str]] = defaultdict(list)
-        for line in iter_corpus_lines(config.corpus, config.text_column):
+        lines = bar(iter_corpus_lines(config.corpus, config.text_column), f"paraphrase: carrier sentences of {len(words):,} words (corpus lines)",
+                    progress, unit="line")
+        for line in lines:
             tokens = line.split()
             uses = [(i, prev, tok, nxt) for i, (prev, tok, nxt) in enumerate(zip([""] + tokens, tokens, tokens[1:])) if tok.lower() in forms]
             if not uses:  # most lines: the cheap test first, WordNet's morphology only for candidates
@@ -404,10 +408,11 @@ class ParaphraseBuilder(Builder):
             raise ConfigError("n_rare and n_common must be >= 0")
         if config.min_sentence_words < 1 or config.max_sentence_words < config.min_sentence_words:
             raise ConfigError("need 1 <= min_sentence_words <= max_sentence_words")
-        wn, freq, _ = self._resolve(config)
-        cands = self.candidates(config, wn, freq)
+        with stage("paraphrase: loading WordNet and frequencies", progress):
+            wn, freq, _ = self._resolve(config)
+        cands = self.candidates(config, wn, freq, progress)
         use_irregular_plurals(wn, {w for s in SETS for c in cands[s] for w in (c[0], c[1], *(a for a, _ in c[2]))})
-        carriers = self._carriers(config, {c[0]: wn.synset(c[3]) for s in SETS for c in cands[s]}, wn)
+        carriers = self._carriers(config, {c[0]: wn.synset(c[3]) for s in SETS for c in cands[s]}, wn, progress)
         rows = []
         for kind, wanted in (("rare", config.n_rare), ("common", config.n_common)):
             picked = 0

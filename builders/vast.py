@@ -27,6 +27,7 @@ from typing import Literal
 import datasets
 
 from wordbench.errors import ConfigError
+from wordbench.progress import bar, stage
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 
 from .base import Builder
@@ -255,7 +256,8 @@ class VASTBuilder(Builder):
         if config.phrase is None:
             config = replace(config, phrase=PHRASE["faithful" if config.faithful else "paper"])
         settings = self._settings(config)
-        lexicon, union = self._lexicon(config), self._union(config)
+        with stage("vast: reading the lexicon and the PCA basis lexica", progress):
+            lexicon, union = self._lexicon(config), self._union(config)
         if lexicon.duplicates:
             warnings.warn(f"lexicon {lexicon.name}: {len(lexicon.duplicates)} duplicate word(s), first rating kept: "
                           + ", ".join(lexicon.duplicates[:10]), stacklevel=2)
@@ -302,8 +304,9 @@ class VASTBuilder(Builder):
         if "random" in settings:
             for part in (entries[:own], entries[own:]):
                 if part:
-                    finder = RandomContexts(iter_corpus_lines(config.corpus, config.text_column), config.window, config.seed,
-                                            [w for w, *_ in part])
+                    lines = bar(iter_corpus_lines(config.corpus, config.text_column),
+                                f"vast: random contexts of {len(part):,} words (corpus lines)", progress, unit="line")
+                    finder = RandomContexts(lines, config.window, config.seed, [w for w, *_ in part])
                     finders.update({w: finder for w, *_ in part})
 
         base = {"lexicon": lexicon.name, "language": config.language}
