@@ -84,7 +84,7 @@ def card_text(bench: Benchmark, data, meta: dict, summary: str, version: str | N
 
 # wordbench {bench.name}
 
-{bench.summary}. Paper: {bench.paper_url or bench.citation.splitlines()[1].strip()}.
+{bench.summary}.{f" Paper: {bench.paper_url}." if bench.paper_url else ""}
 
 ## How it was built
 
@@ -238,7 +238,7 @@ def load_data(name: str, spec: str | None = None, progress: bool = True,
     signature names the hash of its data files, so edited data never meets the records of the old."""
     bench = get(name)
     sig, data, where = _resolve_data(bench, name, spec, progress, faithful)
-    return sig, check_data(name, bench.builder_class.schema, data, where)
+    return sig, check_data(name, bench.builder_class.schema, data, where, bench.builder_class.labels)
 
 
 def _folder_signature(meta: dict, folder: Path) -> str:

@@ -19,7 +19,7 @@ def _numeric(feature) -> bool:
 
 
 def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, datasets.DatasetDict],
-               where: str) -> dict[str, datasets.DatasetDict]:
+               where: str, labels: dict[str, tuple[str, ...]] | None = None) -> dict[str, datasets.DatasetDict]:
     """``data`` with every declared column present and of its declared type (numbers of another width are
     cast); a missing config or column, a wrong type, a column with no value, no rows at all, or an id missing or
     repeated is a one-line error naming ``where``."""
@@ -42,6 +42,10 @@ def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, 
                 actual = ds.features[column]
                 actual_type = _arrow(actual)
                 if actual == feature or actual_type == _arrow(feature):
+                    continue
+                if labels and column in labels and pa.types.is_integer(actual_type):
+                    # class ids whose ClassLabel names a tool dropped (a parquet rewritten without its metadata)
+                    ds = _names_from_ids(ds, column, labels[column], f"{where}: column '{column}' of {config}/{split}")
                     continue
                 if str(actual_type) == "null":  # every value missing
                     raise DataFormatError(f"{where}: column '{column}' of {config}/{split} holds no value at all "
@@ -70,6 +74,15 @@ def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, 
                     seen[ident] = f"{split} row {n + 1}"
         out[config] = datasets.DatasetDict(checked)
     return out
+
+
+def _names_from_ids(ds: datasets.Dataset, column: str, names: tuple[str, ...], where: str) -> datasets.Dataset:
+    ids = ds[column]
+    bad = sorted({i for i in ids if i is not None and not 0 <= i < len(names)})
+    if bad:
+        raise DataFormatError(f"{where} holds class ids {bad[:5]} outside its {len(names)} declared values {list(names)}")
+    values = [None if i is None else names[i] for i in ids]
+    return ds.remove_columns(column).add_column(column, values, feature=datasets.Value("string")).select_columns(ds.column_names)
 
 
 def published_features(features: datasets.Features, labels: dict[str, tuple[str, ...]]) -> datasets.Features:

@@ -1,12 +1,13 @@
 """VAST (Wolfe & Caliskan 2022): contexts, SC-WEAT and WEAT math by hand, selection of polar words, end to end."""
 
+from pathlib import Path
 import json
 
 import numpy as np
 import pytest
 from scipy import stats as sps
 
-from wordbench.benchmarks.hub import build
+from wordbench.benchmarks.hub import _load_folder, build
 from wordbench.benchmarks.runner import score
 from wordbench.scorers.base import RunContext
 from wordbench.builders.vast import template_context, valence_class
@@ -18,6 +19,11 @@ LEXICON = {"sunshine": 8.1, "mud": 3.9, "table": 5.0, "grief": 1.6, "puppy": 7.6
            "chair": 5.2, "storm": 3.4, "love": 8.7, "death": 1.5}
 CORPUS = ("The sunshine was warm on the table .\nA storm left mud and dirt everywhere .\nShe gave the puppy a gift .\n"
           "Their love and peace made everyone happy .\nThe death and grief after the murder .\n")
+
+
+def _test_rows(folder):
+    """The built test split as wordbench reads it (categorical columns published as ClassLabel come back as strings)."""
+    return _load_folder(Path(folder))["default"]["test"]
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +56,7 @@ def test_templates_follow_the_paper_and_faithful_the_authors_code():
 def test_builder_rows(vast_data):
     import datasets
 
-    rows = list(datasets.load_dataset(str(vast_data))["test"])
+    rows = list(_test_rows(vast_data))
     assert all(r["context"][r["start"]:r["end"]].lower() == r["word"].lower() for r in rows)
     by = {(r["setting"], r["group"], r["word"]): r for r in rows}
     assert by[("aligned", "lexicon", "snake")]["context"] == "It is unpleasant to think of snake"  # 2.5: the paper's 2.50-3.99
@@ -79,7 +85,7 @@ def test_faithful_build_uses_the_authors_templates_and_valence_order(tmp_path):
     for faithful in (False, True):
         folder, _ = build("vast", [f"lexicon=bellezza:{bellezza}", f"union_lexica=warriner:{warriner}", "settings=aligned"],
                           out=tmp_path / f"data-{faithful}", progress=False, faithful=faithful)
-        rows[faithful] = {(r["group"], r["word"]): r for r in datasets.load_dataset(str(folder))["test"]}
+        rows[faithful] = {(r["group"], r["word"]): r for r in _test_rows(folder)}
     assert rows[False][("lexicon", "snake")]["context"] == "It is unpleasant to think of snake"
     assert rows[True][("lexicon", "snake")]["context"] == "It is very unpleasant to think about snake"
     assert rows[False][("lexicon", "table")]["context"] == "It is neither pleasant nor unpleasant to think of table"
@@ -87,7 +93,7 @@ def test_faithful_build_uses_the_authors_templates_and_valence_order(tmp_path):
     assert rows[True][("lexicon", "table")]["valence"] == rows[False][("lexicon", "table")]["valence"] == 3.0  # scored: Bellezza's
     folder, _ = build("vast", [f"lexicon=bellezza:{bellezza}", "settings=aligned", "phrase=think of"], out=tmp_path / "own",
                       progress=False, faithful=True)  # a phrase the user sets is kept under --faithful
-    own = {(r["group"], r["word"]): r for r in datasets.load_dataset(str(folder))["test"]}
+    own = {(r["group"], r["word"]): r for r in _test_rows(folder)}
     assert own[("lexicon", "snake")]["context"] == "It is very unpleasant to think of snake"
 
 
@@ -126,7 +132,7 @@ def word_level_encoder(tmp_path_factory, vast_data):
     import transformers
     from tokenizers import Tokenizer, models, pre_tokenizers
 
-    words = {w for text in datasets.load_dataset(str(vast_data))["test"]["context"] for w in text.split()}
+    words = {w for text in _test_rows(vast_data)["context"] for w in text.split()}
     vocab = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *sorted(words)])}
     tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
@@ -191,9 +197,9 @@ def test_faithful_bias_tests_project_with_the_isolation_basis(word_level_encoder
 def test_batched_effect_sizes_equal_one_at_a_time(word_level_encoder, vast_data, tmp_path):
     import datasets
 
-    rows = [r for r in datasets.load_dataset(str(vast_data))["test"] if r["setting"] == "bleached" and r["group"] == "lexicon"]
+    rows = [r for r in _test_rows(vast_data) if r["setting"] == "bleached" and r["group"] == "lexicon"]
     scorer = vast.VASTScorer()
-    scorer.prepare(RunContext(data={"default": datasets.load_dataset(str(vast_data))}))
+    scorer.prepare(RunContext(data={"default": _load_folder(Path(vast_data))["default"]}))
     together = scorer.score(word_level_encoder, rows)
     alone = [scorer.score(word_level_encoder, [r])[0] for r in rows]
     for a, b in zip(together, alone):
@@ -248,7 +254,7 @@ def test_default_pca_basis_holds_every_offline_lexicon_and_the_weat_words(tmp_pa
     rows, metas = {}, {}
     for name, extra in (("auto", []), ("none", ["union_lexica=none"]), ("named", [f"union_lexica=anew:{anew}"])):
         folder, metas[name] = build("vast", [f"lexicon=warriner:{lexicon}", "settings=bleached", *extra], out=tmp_path / name, progress=False)
-        rows[name] = list(datasets.load_dataset(str(folder))["test"])
+        rows[name] = list(_test_rows(folder))
     words = {name: {r["word"] for r in rs} for name, rs in rows.items()}
     assert set(vader) | terms | set(LEXICON) <= words["auto"]  # VADER's 7k words, the WEAT terms, the scored words
     assert "adore" in vader and "adore" not in words["none"] and "zebra" not in words["auto"]
@@ -266,11 +272,11 @@ def test_default_pca_basis_holds_every_offline_lexicon_and_the_weat_words(tmp_pa
     (tmp_path / "cache" / "lexica").mkdir(parents=True, exist_ok=True)
     (tmp_path / "cache" / "lexica" / "anew.csv").write_text(anew.read_text())
     folder, meta = build("vast", [f"lexicon=warriner:{lexicon}", "settings=bleached"], out=tmp_path / "cached", progress=False)
-    assert "zebra" in {r["word"] for r in datasets.load_dataset(str(folder))["test"]} and "|basis:anew-" in meta["signature"]
+    assert "zebra" in {r["word"] for r in _test_rows(folder)} and "|basis:anew-" in meta["signature"]
     polish = tmp_path / "ANEW_Polish_Imbir.csv"
     polish.write_text("Number,Polish word,English word,Val_Mean,SD,Mean,SD\n1,miłość,love,8.7,1,2,3\n2,bieda,poverty,2.3,1,2,3\n")
     folder, meta = build("vast", [f"lexicon=imbir:{polish}", "language=pl"], out=tmp_path / "pl", progress=False)
-    assert not any(r["group"] == "basis" for r in datasets.load_dataset(str(folder))["test"]) and "basis:" not in meta["signature"]
+    assert not any(r["group"] == "basis" for r in _test_rows(folder)) and "basis:" not in meta["signature"]
     from wordbench.errors import ConfigError
 
     with pytest.raises(ConfigError, match="auto stands alone"):
@@ -288,7 +294,7 @@ def test_limit_keeps_the_whole_pca_basis(word_level_encoder, tmp_path):
     anew.write_text("Description,Valence Mean\nzebra,6.5\ncloud,6.0\nmud,3.0\ngift,7.2\n")
     folder, _ = build("vast", [f"lexicon=warriner:{lexicon}", f"union_lexica=anew:{anew}", "settings=bleached", "max_words=8"],
                       out=tmp_path / "d", progress=False)
-    basis = {r["word"] for r in datasets.load_dataset(str(folder))["test"] if r["group"] == "basis"}
+    basis = {r["word"] for r in _test_rows(folder) if r["group"] == "basis"}
     assert {"zebra", "cloud"} <= basis  # and the WEAT / dominance / arousal terms
     run = score("vast", word_level_encoder, str(folder), out=tmp_path, limit=4, progress=False, n_resamples=9, max_pcs=2)
     records = run.records()
@@ -313,7 +319,7 @@ def valence_pc1(tmp_path_factory):
     lexicon = root / "lexicon.csv"
     lexicon.write_text("Word,V.Mean.Sum\n" + "".join(f"{w},{v}\n" for w, v in LEXICON.items()))
     folder, _ = build("vast", [f"lexicon=warriner:{lexicon}", "settings=bleached", "union_lexica=none"], out=root / "data", progress=False)
-    rows = list(datasets.load_dataset(str(folder))["test"])
+    rows = list(_test_rows(folder))
     words = sorted({w for r in rows for w in r["context"].split()})
     vocab = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words])}
     valence9 = {r["word"]: (r["valence9"] if r["group"] == "lexicon" else 8.5 if r["group"] == "pleasant" else 1.5)
@@ -390,7 +396,7 @@ def test_seven_languages_polar_words_templates_and_mismatch(tmp_path):
     folder, _ = build("vast", [f"lexicon=imbir:{polish}", "language=pl"], out=tmp_path / "pl", progress=False)
     import datasets
 
-    rows = list(datasets.load_dataset(str(folder))["test"])
+    rows = list(_test_rows(folder))
     assert {r["setting"] for r in rows} == {"bleached"} and not any(r["group"].startswith("weat:") for r in rows)
     assert any(r["context"] == "To jest miłość" and r["group"] == "lexicon" for r in rows)
     assert any(r["word"] == "pieszczota" and r["group"] == "pleasant" for r in rows)
