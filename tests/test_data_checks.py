@@ -154,3 +154,23 @@ def test_a_value_that_cannot_be_cast_is_one_line(tmp_path):
     data = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list([row])})}
     with pytest.raises(DataFormatError, match="column 'train_count' .* cannot be read as int64"):
         check_data("wordpred", schema, data, "here")
+
+
+def test_class_ids_are_read_through_the_declared_labels():
+    """A parquet rewritten by a tool that drops the ClassLabel names keeps ids: they are read back through the
+    builder's declared labels, and an id outside them is a one-line error."""
+    import datasets
+
+    from wordbench.benchmarks.schema import check_data
+    from wordbench.errors import DataFormatError
+
+    schema = {"default": datasets.Features({"id": datasets.Value("string"), "relation": datasets.Value("string")})}
+    labels = {"relation": ("antonym", "hypernym")}
+    data = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_dict({"id": ["a", "b"], "relation": [1, 0]})})}
+    out = check_data("x", schema, data, "here", labels)
+    assert out["default"]["test"]["relation"] == ["hypernym", "antonym"]
+    data = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_dict({"id": ["a"], "relation": [7]})})}
+    with pytest.raises(DataFormatError, match="class ids \\[7\\] outside its 2 declared values"):
+        check_data("x", schema, data, "here", labels)
+    with pytest.raises(DataFormatError, match="is int64, but x declares string"):  # no labels declared: as before
+        check_data("x", schema, data, "here")

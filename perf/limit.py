@@ -1,0 +1,127 @@
+"""How close scoring gets to the machine's limit: for each workload, the FLOPs it needs, the device's measured
+GEMM rate on the model's own shapes and dtype, and the fraction of that limit wordbench reaches.
+
+    python perf/peers.py prepare          # once: the fp32 SmolLM2 folder and the inputs (shared with peers.py)
+    python perf/limit.py [--dtype float32|bfloat16] [--device cpu|cuda] [--rounds 3]
+
+Needed FLOPs count the work any implementation must do: the body (2 x the non-embedding weights per token the
+model reads, a shared context once), attention (QK^T and AV over the causal half), and the LM head only at
+the positions scored. The limit is the median rate of those same matrix products (body at the workload's
+tokens per batch, head at its scored positions), timed alone in the same process; on CUDA the same script gives
+MFU against the measured matmul rate. fraction = (needed / rate) / wordbench's median wall time. Results go to
+perf/results/limit[-cuda].json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import torch
+
+from common import machine, sync, write_result
+from peers import INPUTS, MODEL_DIR
+
+
+def shapes(config) -> dict[str, tuple[int, int]]:
+    """(in, out) of every matrix a token goes through in one decoder layer (Llama-style: GQA, gated MLP)."""
+    d, ff = config.hidden_size, config.intermediate_size
+    kv = d // config.num_attention_heads * getattr(config, "num_key_value_heads", config.num_attention_heads)
+    return {"q": (d, d), "k": (d, kv), "v": (d, kv), "o": (d, d), "gate": (d, ff), "up": (d, ff), "down": (ff, d)}
+
+
+def needed_flops(config, lengths: list[int], scored: int) -> dict[str, float]:
+    """Body, attention and head FLOPs for sequences of ``lengths`` tokens (each token once) and ``scored`` positions."""
+    layers, d = config.num_hidden_layers, config.hidden_size
+    per_token = 2 * layers * sum(i * o for i, o in shapes(config).values())
+    tokens = sum(lengths)
+    attention = layers * sum(2 * n * n * d for n in lengths)  # QK^T and AV, 2 FLOPs a product, causal half of 2 n^2 d each
+    head = 2 * d * config.vocab_size * scored
+    return {"body": per_token * tokens, "attention": attention, "head": head, "tokens": tokens, "scored": scored}
+
+
+def gemm_rate(config, tokens_per_batch: int, scored_per_batch: int, dtype, device, reps: int = 5) -> float:
+    """FLOP/s of the body's and the head's matrix products at the workload's batch sizes (median of ``reps``)."""
+    d = config.hidden_size
+    mats = [(tokens_per_batch, i, o) for i, o in shapes(config).values()] + [(scored_per_batch, d, config.vocab_size)]
+    ops = [(torch.randn(m, k, dtype=dtype, device=device), torch.randn(k, n, dtype=dtype, device=device)) for m, k, n in mats]
+    flops = sum(2 * m * k * n for m, k, n in mats)
+    times = []
+    with torch.inference_mode():
+        for _ in range(reps + 1):  # the first is a warm-up
+            sync_device(device)
+            t0 = time.perf_counter()
+            for _ in range(4):
+                for a, b in ops:
+                    a @ b
+            sync_device(device)
+            times.append((time.perf_counter() - t0) / 4)
+    return flops / statistics.median(times[1:])
+
+
+def sync_device(device) -> None:
+    if torch.device(device).type == "cuda":
+        torch.cuda.synchronize()
+
+
+def workload_shape(model, items) -> tuple[list[int], int]:
+    """Token counts each sequence needs (a shared context once) and positions scored, as wordbench encodes them."""
+    lengths, scored, seen = [], 0, set()
+    for item in items:
+        context, cont = model.split_pair(item if isinstance(item, tuple) else ("", item))
+        head = model.encode(context).ids
+        tail = model.tokenizer(cont, add_special_tokens=False)["input_ids"]
+        if tuple(head) not in seen:
+            seen.add(tuple(head))
+            lengths.append(len(head))
+        lengths.append(len(tail))
+        scored += len(tail)
+    return lengths, scored
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"])
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    from wordbench.scorers.models import load_model
+
+    inputs = json.loads(INPUTS.read_text())
+    model = load_model(str(MODEL_DIR), device=args.device, dtype=args.dtype)
+    config, dtype = model.model.config, getattr(torch, args.dtype)
+    result = {"benchmark": "fraction of the measured GEMM limit reached by wordbench's scoring",
+              "model": "SmolLM2-135M-Instruct (packaged GGUF dequantized, peers' inputs)", "dtype": args.dtype,
+              "rounds": args.rounds, "workloads": {}}
+    for name, items in (("sentence", inputs["sentence"]), ("conditional", [tuple(p) for p in inputs["conditional"]])):
+        lengths, scored = workload_shape(model, items)
+        need = needed_flops(config, lengths, scored)
+        total = need["body"] + need["attention"] + need["head"]
+        # batches of the sizer's row cap and token budget, as wordbench runs them (padding aside)
+        batches = max(-(-len(lengths) // model.sizer.size), -(-need["tokens"] // model.sizer.tokens) if model.sizer.tokens else 1)
+        rate = gemm_rate(config, max(1, need["tokens"] // batches), max(1, scored // batches), dtype, args.device)
+        model.sequence_logprobs(items)  # warm-up
+        times = []
+        for _ in range(args.rounds):
+            sync(model)
+            t0 = time.perf_counter()
+            model.sequence_logprobs(items)
+            sync(model)
+            times.append(time.perf_counter() - t0)
+        wall = statistics.median(times)
+        limit_s = total / rate
+        result["workloads"][name] = {
+            "items": len(items), "tokens": need["tokens"], "scored_positions": scored,
+            "gflop": {k: round(need[k] / 1e9, 2) for k in ("body", "attention", "head")}, "gflop_total": round(total / 1e9, 2),
+            "gemm_gflops": round(rate / 1e9, 1), "limit_s": round(limit_s, 3), "wordbench_s": round(wall, 3),
+            "round_s": [round(t, 3) for t in times], "fraction_of_limit": round(limit_s / wall, 3),
+        }
+        print(name, json.dumps(result["workloads"][name]), flush=True)
+    result["machine"] = machine(model)
+    write_result(f"limit-{args.dtype}" if args.dtype != "float32" else "limit", model, result)
+
+
+if __name__ == "__main__":
+    main()
