@@ -211,16 +211,20 @@ class WordPredScorer(Scorer):
         for fname, key, title in (("type_coverage_by_bin.png", "type", "Type coverage by frequency bin (Figure 1)"),
                                   ("token_coverage_by_bin.png", "token", "Token coverage by frequency bin (Figure 2)")):
             fig, ax = plt.subplots(figsize=(7, 4))
+            count = "types" if key == "type" else "events"  # n under each bin: types (Figure 1) or events (Figure 2)
             for i, s in enumerate(summaries):
                 bins = s["metrics"].get("bins", {})
                 for k in ("top1", "top10"):
-                    values = [bins.get(b, {}).get(f"{key}_{k}") or 0.0 for b in BINS]
+                    values = np.array([bins.get(b, {}).get(f"{key}_{k}") or 0.0 for b in BINS])
+                    ns = [bins.get(b, {}).get(count, 0) for b in BINS]
+                    cis = [proportion_ci(round(v * n / 100), n) if n else (0.0, 0.0) for v, n in zip(values, ns)]
+                    err = np.array([[max(0.0, v - 100 * lo) for v, (lo, _) in zip(values, cis)], [max(0.0, 100 * hi - v) for v, (_, hi) in zip(values, cis)]])
                     ax.bar(np.arange(len(BINS)) + plots.bar_offset(i, len(summaries), width), values, width * (0.9 if k == "top10" else 0.5),
-                           alpha=0.4 if k == "top10" else 1.0, color=f"C{i}", label=f"{s['model']['name']} {k}")
-            count = "types" if key == "type" else "events"  # n under each bin: types (Figure 1) or events (Figure 2)
+                           yerr=err, capsize=2, error_kw={"alpha": 0.6}, alpha=0.4 if k == "top10" else 1.0, color=f"C{i}",
+                           label=f"{s['model']['name']} {k}")
             ns = [sorted({s["metrics"].get("bins", {}).get(b, {}).get(count, 0) for s in summaries}) for b in BINS]
             ax.set_xticks(np.arange(len(BINS)), [f"{b}\nn={'/'.join(map(str, n))}" for b, n in zip(BINS, ns)])
-            ax.set_ylabel("% covered")
+            ax.set_ylabel("% covered (95% Wilson interval)")
             ax.set_title(title)
             ax.legend(fontsize=7)
             names.append(plots.save(fig, folder, fname))
