@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from . import plots, stats
+from .stats import proportion_ci
 
 NOTE = ("Stars: * p < 0.05, ** p < 0.01, *** p < 0.001. KS ranks and TVD: permutation tests over documents; "
         "KS of per-document values: two-sample KS test; Δ mean: permutation test of the difference in means. "
@@ -183,8 +184,14 @@ def _figure2(plt, summaries: list[dict], ref: dict, folder: Path) -> str:
     axes[0].axvline(ref["types"], color="k", ls="--", lw=1, label=f"reference ({ref['types']} types)")
     axes[0].set(yticks=y, yticklabels=labels, xlabel="word types (unigram vocabulary)")
     axes[0].legend(fontsize=7)
-    axes[1].barh(y, [100 * r.get("types_in_reference", np.nan) for _, r in rows], color="C1")
-    axes[1].set(yticks=y, yticklabels=[""] * len(rows), xlabel="% of the sample's types found in the reference", xlim=(0, 100))
+    shares = np.array([100 * r.get("types_in_reference", np.nan) for _, r in rows])
+    cis = [proportion_ci(round(v * r["types"] / 100), r["types"]) if np.isfinite(v) and r["types"] else (np.nan, np.nan)
+           for v, (_, r) in zip(shares, rows)]
+    err = np.nan_to_num(np.array([[v - 100 * lo for v, (lo, _) in zip(shares, cis)], [100 * hi - v for v, (_, hi) in zip(shares, cis)]]))
+    axes[1].barh(y, shares, xerr=err, capsize=2, color="C1")
+    for yi, (_, r) in zip(y, rows):
+        axes[1].text(1, yi, f"n={r['types']}", va="center", fontsize=6)
+    axes[1].set(yticks=y, yticklabels=[""] * len(rows), xlabel="% of the sample's types found in the reference (95% Wilson)", xlim=(0, 100))
     fig.suptitle("Vocabulary statistics (Figure 2)")
     _caption(fig, "Number of distinct words in each sample (dashed: the reference) and the share of them that occur in the reference; "
                   "samples and reference are whitespace tokens after the same XLM preprocessing.")
