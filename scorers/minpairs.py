@@ -226,7 +226,7 @@ class MinPairsScorer(Scorer):
             ns = [self._value(s, ref, ph, "n") or 0 for ph in phenomena]
             cis = [proportion_ci(round(v * n), n) if v is not None and n else (np.nan, np.nan) for v, n in zip(vals, ns)]
             y = np.array([np.nan if v is None else v for v in vals])
-            err = np.array([[v - lo for v, (lo, _) in zip(y, cis)], [hi - v for v, (_, hi) in zip(y, cis)]])
+            err = plots.error_bars(y, cis)
             xs = x + plots.bar_offset(k, len(bars), width)
             ax.bar(xs, y, width, yerr=err, capsize=2, label=f"{s['model']['name']} {ref}", hatch="//" if ref == "mt" else None)
             for xi, n in zip(xs, ns):

@@ -117,11 +117,11 @@ class ParaphraseScorer(Scorer):
             cells = [s["metrics"].get(k, {}) for k in SETS]
             rates = np.array([100 * (c.get("hit_rate") or 0.0) for c in cells])
             cis = [proportion_ci(c.get("hits", 0), c.get("total", 0)) for c in cells]
-            err = np.array([[r - 100 * lo for r, (lo, _) in zip(rates, cis)], [100 * hi - r for r, (_, hi) in zip(rates, cis)]])
+            err = plots.error_bars(rates, cis, 100)
             xs = np.arange(len(SETS)) + plots.bar_offset(i, len(summaries), width)
             chi = s["metrics"].get("chi2")
             p = f", chi-square p = {chi['p_value']:.2g}" if chi else ", chi-square undefined"
-            ax.bar(xs, rates, width, yerr=np.nan_to_num(err), capsize=3, label=s["model"]["name"] + p)
+            ax.bar(xs, rates, width, yerr=err, capsize=3, label=s["model"]["name"] + p)
             for xi, c in zip(xs, cells):
                 ax.text(xi, 1, f"{c.get('hits', 0)}/{c.get('total', 0)}", ha="center", va="bottom", fontsize=7)
         ax.set_xticks(np.arange(len(SETS)), SETS)

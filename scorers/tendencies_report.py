@@ -187,7 +187,7 @@ def _figure2(plt, summaries: list[dict], ref: dict, folder: Path) -> str:
     shares = np.array([100 * r.get("types_in_reference", np.nan) for _, r in rows])
     cis = [proportion_ci(round(v * r["types"] / 100), r["types"]) if np.isfinite(v) and r["types"] else (np.nan, np.nan)
            for v, (_, r) in zip(shares, rows)]
-    err = np.nan_to_num(np.array([[v - 100 * lo for v, (lo, _) in zip(shares, cis)], [100 * hi - v for v, (_, hi) in zip(shares, cis)]]))
+    err = plots.error_bars(shares, cis, 100)
     axes[1].barh(y, shares, xerr=err, capsize=2, color="C1")
     for yi, (_, r) in zip(y, rows):
         axes[1].text(1, yi, f"n={r['types']}", va="center", fontsize=6)

@@ -254,8 +254,8 @@ class WNLaMProScorer(Scorer):
             x = np.arange(len(RELATIONS)) + plots.bar_offset(i, len(BINS), width)
             cells = [summary["metrics"][rel][b] for rel in RELATIONS]
             shown = [j for j, c in enumerate(cells) if "mrr" in c]
-            err = np.array([[cells[j]["mrr"] - cells[j]["mrr_ci"][0], cells[j]["mrr_ci"][1] - cells[j]["mrr"]] for j in shown]).T
-            ax.bar(x[shown], [cells[j]["mrr"] for j in shown], width, yerr=err if shown else None, capsize=2, label=b, color=f"C{i}")
+            err = plots.error_bars([cells[j]["mrr"] for j in shown], [cells[j]["mrr_ci"] for j in shown]) if shown else None
+            ax.bar(x[shown], [cells[j]["mrr"] for j in shown], width, yerr=err, capsize=2, label=b, color=f"C{i}")
             for j in shown:
                 ax.text(x[j], cells[j]["mrr_ci"][1] + 0.005, f"n={cells[j]['n']}", ha="center", va="bottom", fontsize=6)
             for j, c in enumerate(cells):

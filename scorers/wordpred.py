@@ -218,7 +218,7 @@ class WordPredScorer(Scorer):
                     values = np.array([bins.get(b, {}).get(f"{key}_{k}") or 0.0 for b in BINS])
                     ns = [bins.get(b, {}).get(count, 0) for b in BINS]
                     cis = [proportion_ci(round(v * n / 100), n) if n else (0.0, 0.0) for v, n in zip(values, ns)]
-                    err = np.array([[max(0.0, v - 100 * lo) for v, (lo, _) in zip(values, cis)], [max(0.0, 100 * hi - v) for v, (_, hi) in zip(values, cis)]])
+                    err = plots.error_bars(values, cis, 100)
                     ax.bar(np.arange(len(BINS)) + plots.bar_offset(i, len(summaries), width), values, width * (0.9 if k == "top10" else 0.5),
                            yerr=err, capsize=2, error_kw={"alpha": 0.6}, alpha=0.4 if k == "top10" else 1.0, color=f"C{i}",
                            label=f"{s['model']['name']} {k}")
