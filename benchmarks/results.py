@@ -4,8 +4,8 @@
 killed run loses at most the chunk being scored; a rerun drops a torn last line and skips the ids
 already present (a duplicate id is read once, with a warning). A data-parallel run writes
 ``records.rank<r>.jsonl`` per rank (same rule); rank 0 merges them into ``records.jsonl``. One process
-(or one data-parallel job) writes a run folder at a time (``run.lock``). ``summary.json``, ``report.md``
-and ``plots/`` are written at the end.
+(or one data-parallel job) writes a run folder at a time (``run.lock`` through filelock, the holder's PID in
+``run.pid``). ``summary.json``, ``report.md`` and ``plots/`` are written at the end.
 """
 
 from __future__ import annotations
@@ -106,25 +106,22 @@ class RunFolder:
     @contextlib.contextmanager
     def lock(self, rank: int | None = None):
         """Hold the run folder for one writer (each rank of a data-parallel run holds its own lock); a second
-        ``score`` of the same run says which PID has it."""
-        import fcntl
+        ``score`` of the same run says which PID has it. ``filelock``: flock on POSIX, msvcrt on Windows."""
+        from filelock import FileLock, Timeout
 
         path = self.path / ("run.lock" if rank is None else f"run.rank{rank}.lock")
-        with open(path, "a+") as f:
-            try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                f.seek(0)
-                pid = f.read().strip() or "?"
-                raise ConfigError(f"{self.path} is being scored by another process (PID {pid}): wait for it or stop it") from None
-            f.seek(0)
-            f.truncate()
-            f.write(str(os.getpid()))
-            f.flush()
-            try:
-                yield self
-            finally:
-                fcntl.flock(f, fcntl.LOCK_UN)
+        holder = path.with_suffix(".pid")  # the lock file itself is truncated by every attempt to take it
+        lock = FileLock(path, timeout=0)
+        try:
+            lock.acquire()
+        except Timeout:
+            pid = holder.read_text().strip() if holder.is_file() else ""
+            raise ConfigError(f"{self.path} is being scored by another process (PID {pid or '?'}): wait for it or stop it") from None
+        try:
+            holder.write_text(str(os.getpid()))
+            yield self
+        finally:
+            lock.release()
 
     def records(self) -> list[dict]:
         """The merged records (``records.jsonl``)."""
