@@ -81,7 +81,11 @@ def _names_from_ids(ds: datasets.Dataset, column: str, names: tuple[str, ...], w
     bad = sorted({i for i in ids if i is not None and not 0 <= i < len(names)})
     if bad:
         raise DataFormatError(f"{where} holds class ids {bad[:5]} outside its {len(names)} declared values {list(names)}")
-    values = [None if i is None else names[i] for i in ids]
+    return _as_strings(ds, column, [None if i is None else names[i] for i in ids])
+
+
+def _as_strings(ds: datasets.Dataset, column: str, values: list) -> datasets.Dataset:
+    """``ds`` with ``column`` replaced by the string ``values``, in its place among the columns."""
     return ds.remove_columns(column).add_column(column, values, feature=datasets.Value("string")).select_columns(ds.column_names)
 
 
@@ -105,11 +109,10 @@ def decode_labels(dsd: datasets.DatasetDict) -> datasets.DatasetDict:
     """Every ``ClassLabel`` column read back as its names (the scorers and the schema work on strings)."""
     out = {}
     for split, ds in dsd.items():
-        for column, feature in ds.features.items():
+        for column, feature in list(ds.features.items()):
             if isinstance(feature, datasets.ClassLabel):
-                names = [None if i is None or i < 0 else feature.int2str(i) for i in ds[column]]
-                ds = ds.remove_columns(column).add_column(column, names, feature=datasets.Value("string"))
-        out[split] = ds.select_columns(list(dsd[split].column_names))
+                ds = _as_strings(ds, column, [None if i is None or i < 0 else feature.int2str(i) for i in ds[column]])
+        out[split] = ds
     return datasets.DatasetDict(out)
 
 

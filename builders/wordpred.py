@@ -183,8 +183,7 @@ class WordPredBuilder(Builder):
 
         class EpochBar(CallbackAny2Vec):
             def __init__(self):
-                self.bar = bar(range(config.w2v_epochs), "wordpred: word2vec for soft match (epochs)", progress)
-                self.epochs = iter(self.bar)
+                self.epochs = iter(bar(range(config.w2v_epochs), "wordpred: word2vec for soft match (epochs)", progress))
 
             def on_epoch_end(self, model):
                 next(self.epochs, None)

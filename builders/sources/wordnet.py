@@ -200,6 +200,7 @@ def own_lemmas(wn, word: str, pos: str, base_forms: bool = False) -> list:
     return [lemma for b in wn._morphy(word, pos) for lemma in wn.lemmas(b, pos) if lemma.name() == b]
 
 
+@functools.lru_cache(maxsize=None)
 def is_lemma(wn, word: str) -> bool:
     """``word`` is itself a WordNet lemma of some part of speech (not only an inflected form)."""
     return any(lemma.name() == word for pos in "nvar" for lemma in wn.lemmas(word, pos))

@@ -96,9 +96,9 @@ class ClauseOmission(Rule):
     """Delete one segment of a reference that the sentence splitter divides into several (at . ! ? ; :), as the
     paper deletes one of stanza's sentences; a one-word sentence ("Stopp!") is one too. A quotation or bracket that
     spans segments keeps its marks; a segment with an unmatched mark inside is not deleted. A sentence with one
-    segment loses a verb-final clause introduced after a comma or a last coordinated or reporting clause instead (where stanza split it after an ordinal,
-    "am 12. | September", which is no clause). Faithful: the segments of the authors' sets (stanza also splits
-    after ordinals and abbreviations), deleted whole."""
+    segment (where stanza split it only after an ordinal, "am 12. | September", which is no clause) loses a
+    verb-final clause introduced after a comma, or a last coordinated or reporting clause, instead. Faithful: the
+    segments of the authors' sets (stanza also splits after ordinals and abbreviations), deleted whole."""
 
     name = "clause_omission"
     description = "one clause (sentence-splitter segment) deleted"
