@@ -233,8 +233,11 @@ class ScoreCommand(click.Command):
 @click.option("--dudy2020", is_flag=True, hidden=True, help="Former name of --faithful for wordpred.")
 @click.option("--samples", type=click.Path(exists=True, dir_okay=False), help="tendencies: score generated text you bring (one sample per line, or jsonl with text[/strategy]) instead of a model.")
 @click.option("--json", "as_json", is_flag=True, help="Print only the summaries, as a JSON list (one per model), on stdout.")
+@click.option("--precision-check", "precision_sample", type=click.IntRange(min=0), default=32, show_default=True,  # runner.PRECISION_SAMPLE (tested)
+              help="A model computing in bf16/fp16 (--dtype, or auto on a GPU): rescore a seeded sample of this many items in float32 "
+                   "once per run folder and report how many decisions stay the same (0: never).")
 @user_errors
-def score(name, model_names, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts, data, split, limit, data_config, out, options, faithful, dudy2020, samples, as_json):
+def score(name, model_names, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts, data, split, limit, data_config, out, options, faithful, dudy2020, samples, as_json, precision_sample):
     """Score one or more models on benchmark NAME; a rerun resumes an interrupted run.
 
     \b
@@ -282,7 +285,7 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
     runs, ok = [], False
     try:
         for model in plans or [None]:
-            runs.append(do_score(name, model, data, split, limit, out, data_config, progress=not as_json, **opts))
+            runs.append(do_score(name, model, data, split, limit, out, data_config, progress=not as_json, precision_sample=precision_sample, **opts))
         ok = True
     finally:
         distributed.finish(ok)  # a failed rank does not wait at a barrier its peers never reach

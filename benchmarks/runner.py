@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from .results import RunFolder
 from .signature import library_versions, run_signature
 
 SPLITS = ("dev", "test", "all")
+PRECISION_SAMPLE = 32  # items rescored in float32 when a run computes in bf16/fp16 (``precision_check``)
 
 
 def select(data: dict, config: str, split: str, limit: int | None, seed: int = 0, scorer=None) -> list[dict]:
@@ -63,13 +65,15 @@ def stratified_sample(rows: list[dict], limit: int, seed: int = 0, scorer=None) 
 
 def score(name: str, model, data: str | None = None, split: str = "test", limit: int | None = None,
           out: Path = Path("runs"), config: str = "default", progress: bool = True, faithful: bool = False,
-          **options) -> RunFolder:
+          precision_sample: int = PRECISION_SAMPLE, **options) -> RunFolder:
     """Score a model on a benchmark; returns the run folder (records, summary, report, plots).
     ``model`` is a loaded model, a ``ModelPlan`` (inspected, weights not read), or a function ``model(scorer)``
     returning either: it is called only after the data is resolved and checked and the items selected, and a
     plan's weights load only once the run is signed and its folder locked, so neither a data error nor a busy
     run folder waits for weights.
     ``faithful`` selects every behaviour of the paper and the authors' code (the ``--faithful`` switch).
+    A model computing in bf16/fp16 has a seeded ``precision_sample`` of its items rescored in float32 once per
+    run folder (``precision_check``; 0: never).
     Under torchrun / accelerate launch each rank scores its shard; rank 0 merges and writes the summary."""
     from tqdm.auto import tqdm
 
@@ -140,11 +144,48 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
         "items_scored_now": scored_now,
         "items_per_s": round(scored_now / elapsed, 2) if scored_now and elapsed > 0 else None,
     }
+    precision = precision_check(scorer, model, records, run, precision_sample)
+    if precision:
+        summary["precision"] = precision
     run.write_json("summary.json", summary)
     plots = scorer.plots(records, summary, run.plots_dir)
-    report = scorer.report([summary]) + "\n" + "".join(f"![{p}](plots/{p})\n" for p in plots)
+    report = scorer.report([summary]) + precision_line(precision) + "\n" + "".join(f"![{p}](plots/{p})\n" for p in plots)
     run.write_text("report.md", report + ("" if signature in report else f"\nSignature: `{signature}`\n"))
     return run
+
+
+def precision_check(scorer, model, records: list[dict], run: RunFolder, sample: int) -> dict | None:
+    """For a model computing in reduced precision: how many of a seeded, stratified sample of the run's
+    decisions (``Scorer.decision``) the same weights computed in float32 keep. Once per run folder
+    (``precision.json``); None where there is nothing to check (float32, no per-item decision, no torch model)."""
+    import torch
+
+    net = getattr(model, "model", None)
+    if sample < 1 or not records or not isinstance(net, torch.nn.Module) or scorer.decision(records[0]) is None:
+        return None
+    if net.dtype in (torch.float32, torch.float64) or getattr(net, "hf_device_map", None):  # sharded: no cast in place
+        return None
+    path = run.path / "precision.json"
+    if path.exists():
+        return json.loads(path.read_text(encoding="utf-8"))
+    ran = {r["id"]: scorer.decision(r) for r in records}
+    rows = stratified_sample([row for row in scorer.context.rows if row["id"] in ran], sample, seed=0, scorer=scorer)
+    with model.computing_in(torch.float32):
+        reference = {r["id"]: scorer.decision(r) for r in scorer.score(model, scorer.work_items(rows))}
+    kept = sum(ran[i] == decision for i, decision in reference.items())
+    result = {"dtype": str(net.dtype).removeprefix("torch."), "reference": "float32 (the same weights, cast)", "items": len(reference),
+              "decisions_kept": kept, "share_kept": round(kept / len(reference), 4) if reference else None,
+              "decision": scorer.decision_name}
+    run.write_json("precision.json", result)
+    return result
+
+
+def precision_line(precision: dict | None) -> str:
+    """The report's line on a reduced-precision run ('' for none)."""
+    if not precision:
+        return ""
+    return (f"\nComputed in {precision['dtype']}: {precision['decisions_kept']} of {precision['items']} sampled "
+            f"{precision['decision']} are the same computed in {precision['reference']}.\n")
 
 
 def report(run_paths: list[Path], plots: Path | None = None) -> str:

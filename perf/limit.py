@@ -5,8 +5,8 @@ GEMM rate on the model's own shapes and dtype, and the fraction of that limit wo
     python perf/limit.py [--dtype float32|bfloat16] [--device cpu|cuda] [--rounds 5]
 
 Needed FLOPs count the work any implementation must do: the body (2 x the non-embedding weights per token the
-model reads, a shared context once), attention (QK^T and AV over the causal half), and the LM head only at
-the positions scored. The limit is the best rate of those same matrix products (one layer's and the head's,
+model reads, a shared context and a prefix its continuations share once), attention (QK^T and AV over the causal
+half), and the LM head only at the positions scored. The limit is the best rate of those same matrix products (one layer's and the head's,
 64 to 2048 rows each; the best rows are then kept), timed in the same process and threads right before each
 scoring round, so that a busy machine lowers both; on CUDA the same script gives MFU against the measured matmul
 rate. fraction = (needed / that round's rate) / that round's wall time, the median over rounds. Results go to
@@ -77,17 +77,20 @@ def sync_device(device) -> None:
 
 
 def workload_shape(model, items) -> tuple[list[int], int]:
-    """Token counts each sequence needs (a shared context once) and positions scored, as wordbench encodes them."""
-    lengths, scored, seen = [], 0, set()
+    """Tokens each context's prefix tree needs (the context once, a prefix its continuations share once) and the
+    positions read (a context's last token and the continuations' tokens, each once), as wordbench lays them out."""
+    from wordbench.scorers.models.trie import build_trie
+
+    groups: dict[tuple[int, ...], list[list[int]]] = {}
     for item in items:
         context, cont = model.split_pair(item if isinstance(item, tuple) else ("", item))
-        head = model.encode(context).ids
         tail = model.tokenizer(cont, add_special_tokens=False)["input_ids"]
-        if tuple(head) not in seen:
-            seen.add(tuple(head))
-            lengths.append(len(head))
-        lengths.append(len(tail))
-        scored += len(tail)
+        groups.setdefault(tuple(model.encode(context).ids), []).append(tail)
+    lengths, scored = [], 0
+    for head, tails in groups.items():
+        trie = build_trie([list(head) + t[: max(len(t) - 1, 0)] for t in tails])
+        lengths.append(len(trie.tokens))
+        scored += sum(d >= len(head) - 1 for d in trie.depths)
     return lengths, scored
 
 

@@ -13,7 +13,7 @@ trained here on the German and English sentences: random weights, the same compu
 Causal: --causal-model, else the peers' fp32 SmolLM2 folder (``python perf/peers.py prepare``); the prompt and
 source are the context, each variant a continuation.
 
-    python perf/minpairs.py [--model PATH] [--causal-model PATH] [--items 300] [--batch-size auto]
+    python perf/minpairs.py [--model PATH] [--causal-model PATH] [--items 300] [--batch-size auto] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -54,37 +54,43 @@ def marian_base(folder: Path, texts: list[str]) -> Path:
     return folder
 
 
-def versus(model, batched, one_at_a_time) -> dict:
-    """The record of one family: (scores, seconds) batched and one pair per call."""
-    (fast, t_fast), (slow, t_slow) = batched, one_at_a_time
-    return {"batch_size": model.batch_size, "sequences": len(fast), "batched_s": round(t_fast, 3), "one_pair_at_a_time_s": round(t_slow, 3),
-            "ratio": round(t_slow / t_fast, 2), "variants_per_s": round(len(fast) / t_fast, 1),
+def versus(model, single, batched, one_at_a_time, rounds: int) -> dict:
+    """The record of one family: both ways timed in turn ``rounds`` times, each way's fastest round kept."""
+    times = {"fast": [], "slow": []}
+    for _ in range(rounds):
+        fast, t = timed(model, batched)
+        times["fast"].append(t)
+        slow, t = timed(single, one_at_a_time)
+        times["slow"].append(t)
+    t_fast, t_slow = min(times["fast"]), min(times["slow"])
+    return {"batch_size": model.batch_size, "sequences": len(fast), "rounds": rounds, "batched_s": round(t_fast, 3),
+            "one_pair_at_a_time_s": round(t_slow, 3), "ratio": round(t_slow / t_fast, 2), "variants_per_s": round(len(fast) / t_fast, 1),
             "max_abs_score_diff": float(np.max(np.abs(np.array(fast) - np.array(slow)))), "machine": machine(model)}
 
 
-def seq2seq_case(rows, name, batch_size) -> dict:
-    """Each source encoded once for its variants, items batched by length; vs one (source, variant) per call."""
+def seq2seq_case(rows, name, batch_size, rounds) -> dict:
+    """Each source encoded once, its variants decoded as one prefix tree (``Seq2SeqLM.trees``), items batched by
+    length; vs one (source, variant) per call."""
     model, single = load_model(name, batch_size=batch_size), load_model(name, batch_size=1)
     sources = [r["source"] for r in rows for _ in (0, 1)]
     targets = [r[k] for r in rows for k in ("correct", "incorrect")]
     model.conditional_logprobs(sources[:8], targets[:8])  # warm-up
-    fast, t_fast = timed(model, lambda: model.conditional_logprobs(sources, targets))
-    slow, t_slow = timed(single, lambda: [single.conditional_logprobs([s], [t])[0] for s, t in zip(sources, targets)])
-    return versus(model, (fast, t_fast), (slow, t_slow))
+    return {"prefix_tree": model.trees, **versus(model, single, lambda: model.conditional_logprobs(sources, targets),
+                                                  lambda: [single.conditional_logprobs([s], [t])[0] for s, t in zip(sources, targets)], rounds)}
 
 
-def causal_case(rows, name, batch_size) -> dict:
-    """The scorer's translation prompt + source as the context, each variant a continuation: packed rows, the
-    prompt once per item (``sequence_logprobs``); vs one (prompt, variant) per call."""
+def causal_case(rows, name, batch_size, rounds) -> dict:
+    """The scorer's translation prompt + source as the context, each variant a continuation: packed rows, each
+    row a prefix tree (the prompt's start once per row, the source once per item, the variants' common start
+    once); vs one (prompt, variant) per call."""
     from wordbench.scorers.minpairs import Options
 
     model, single = load_model(name, batch_size=batch_size, dtype="float32"), load_model(name, batch_size=1, dtype="float32")
     pairs = [(Options.prompt.format(source=r["source"]), " " + r[k] + Options.end) for r in rows for k in ("correct", "incorrect")]
     model.sequence_logprobs(pairs[:8])  # warm-up (and the packing probe)
     single.sequence_logprobs(pairs[:2])
-    fast, t_fast = timed(model, lambda: [s.total for s in model.sequence_logprobs(pairs)])
-    slow, t_slow = timed(single, lambda: [single.sequence_logprobs([p])[0].total for p in pairs])
-    return {"packed_rows": model.packs, **versus(model, (fast, t_fast), (slow, t_slow))}
+    return {"packed_rows": model.packs, **versus(model, single, lambda: [s.total for s in model.sequence_logprobs(pairs)],
+                                                 lambda: [single.sequence_logprobs([p])[0].total for p in pairs], rounds)}
 
 
 def main():
@@ -94,6 +100,7 @@ def main():
                                            "folder, after `python perf/peers.py prepare`)")
     ap.add_argument("--items", type=int, default=300)
     ap.add_argument("--batch-size", default="auto")
+    ap.add_argument("--rounds", type=int, default=3, help="both ways timed in turn this many times; each way's fastest round is kept")
     args = ap.parse_args()
     from peers import MODEL_DIR
 
@@ -105,13 +112,13 @@ def main():
               "data": meta["signature"], "items": len(rows), "families": {}}
     with tempfile.TemporaryDirectory() as tmp:
         name = args.model or str(marian_base(Path(tmp), [t for r in rows for t in (r["source"], r["correct"])]))
-        case = seq2seq_case(rows, name, bs)
+        case = seq2seq_case(rows, name, bs, args.rounds)
         case["model"] = name if args.model else "random Marian, opus-mt-en-de shape (6+6 layers, d512, vocab 58101)"
         result["families"]["seq2seq"] = case
         print("seq2seq", json.dumps(case), flush=True)
     causal = args.causal_model or (str(MODEL_DIR) if (MODEL_DIR / "config.json").exists() else None)
     if causal:
-        case = causal_case(rows, causal, bs)
+        case = causal_case(rows, causal, bs, args.rounds)
         case["model"] = causal if args.causal_model else "SmolLM2-135M-Instruct (packaged GGUF dequantized to fp32)"
         result["families"]["causal"] = case
         print("causal", json.dumps(case), flush=True)

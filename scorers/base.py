@@ -122,6 +122,13 @@ class Scorer:
     def summarize(self, records: list[dict]) -> dict:
         raise NotImplementedError
 
+    decision_name: ClassVar[str] = ""  # what ``decision`` is, in the report's precision line
+
+    def decision(self, record: dict) -> object:
+        """The item's decision the benchmark counts (a minimal pair's choice, a rank, a hit); None: the
+        benchmark has none per item (its numbers are aggregates). The precision check compares them."""
+        return None
+
     def report(self, summaries: list[dict]) -> str:
         """Markdown tables of one or several runs side by side."""
         raise NotImplementedError

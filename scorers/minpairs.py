@@ -110,6 +110,11 @@ class MinPairsScorer(Scorer):
             records.append(rec)
         return records
 
+    decision_name = "choices between correct and incorrect"
+
+    def decision(self, record: dict) -> object:
+        return self.correct(record)
+
     def correct(self, rec: dict) -> bool:
         return rec["score_correct"] > rec["score_incorrect"] if self.options.strict else rec["score_correct"] >= rec["score_incorrect"]
 

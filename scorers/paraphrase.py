@@ -75,6 +75,11 @@ class ParaphraseScorer(Scorer):
                             "hit": f_word > f_sibling, "layer": layer})
         return records
 
+    decision_name = "hits (s(x_h) nearer s(x) than s(x_a))"
+
+    def decision(self, record: dict) -> object:
+        return record["hit"]
+
     def summarize(self, records: list[dict]) -> dict:
         from scipy.stats import chi2_contingency
 

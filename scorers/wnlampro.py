@@ -183,6 +183,11 @@ class WNLaMProScorer(Scorer):
             )
         return records
 
+    decision_name = "ranks of the best target"
+
+    def decision(self, record: dict) -> object:
+        return record["rank"]
+
     def summarize(self, records: list[dict]) -> dict:
         groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
         for r in records:

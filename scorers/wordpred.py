@@ -113,6 +113,11 @@ class WordPredScorer(Scorer):
             )
         return records
 
+    decision_name = "greedy word predictions of a line"
+
+    def decision(self, record: dict) -> object:
+        return tuple(record["pred"])
+
     def _soft_rank(self, target: str, predicted: str) -> int | None:
         """1-based rank of the predicted word among the target's word2vec neighbours (None if absent)."""
         try:

@@ -743,3 +743,36 @@ def test_clause_omission_without_a_segment_boundary_deletes_a_clause():
     assert _offline("clause_omission", "Glencore teilte am 2. Mai mit, dass sie neue Aktien verkauft habe, um Schulden zu tilgen.") == []
     assert _offline("clause_omission", "Hofmann hat nicht nur das Spiel strukturiert, sondern erzielte auch das Tor.") == []
     assert _offline("clause_omission", metcash, faithful=True)[0].startswith("September weitere Details")
+
+
+def test_reduced_precision_run_reports_its_agreement_with_float32_once(tiny_models, tmp_path):
+    """A bf16 run rescores a seeded sample in float32 (the same weights cast up, then back bit for bit) and
+    reports how many choices stay the same; once per run folder; a float32 run has no such check."""
+    import torch
+
+    from wordbench.benchmarks import cli, runner
+    from wordbench.scorers.models import load_model
+
+    distil = tmp_path / "distil" / "polarity_particle_nicht_del.human"
+    distil.mkdir(parents=True)
+    sources = [f"dog {i} ." for i in range(6)]
+    for name, lines in (("src.en", sources), ("tgt.correct.de", [f"Hund {i} kommt nicht ." for i in range(6)]),
+                        ("tgt.incorrect.de", [f"Hund {i} kommt ." for i in range(6)])):
+        (distil / name).write_text("\n".join(lines) + "\n")
+    bf16 = load_model(str(tiny_models["gpt2"]), dtype="bfloat16")
+    before = {k: v.clone() for k, v in bf16.model.state_dict().items()}
+    run = runner.score("minpairs", bf16, str(tmp_path / "distil"), out=tmp_path / "runs", progress=False, discrepancy=False,
+                       precision_sample=4, prompt="E: {source}\\nG:")
+    precision = json.loads((run.path / "summary.json").read_text())["precision"]
+    assert precision["dtype"] == "bfloat16" and precision["items"] == 4 and 0 <= precision["decisions_kept"] <= 4
+    assert f"Computed in bfloat16: {precision['decisions_kept']} of 4 sampled choices" in (run.path / "report.md").read_text()
+    assert bf16.model.dtype == torch.bfloat16 and all(torch.equal(v, before[k]) for k, v in bf16.model.state_dict().items())
+    written = (run.path / "precision.json").stat().st_mtime_ns
+    runner.score("minpairs", bf16, str(tmp_path / "distil"), out=tmp_path / "runs", progress=False, discrepancy=False, precision_sample=4,
+                 prompt="E: {source}\\nG:")
+    assert (run.path / "precision.json").stat().st_mtime_ns == written
+    fp32 = runner.score("minpairs", load_model(str(tiny_models["gpt2"])), str(tmp_path / "distil"), out=tmp_path / "runs", progress=False,
+                        discrepancy=False, prompt="E: {source}\\nG:")
+    assert "precision" not in json.loads((fp32.path / "summary.json").read_text())
+    default = next(p for p in cli.score.params if p.name == "precision_sample").default
+    assert default == runner.PRECISION_SAMPLE

@@ -213,7 +213,22 @@ def test_pack_rows_fills_rows_best_fit():
 
 SENTENCES = ["the dog is a pet .", "a", "good is the opposite of bad and hot is the opposite of cold .", "the cat sat",
              "hot is the opposite", "the dog", ("the dog is", " a pet ."), ("the dog is", " a cat"), ("the dog is", " a"),
-             ("the dog is ", "good"), ("hot is the", " opposite of cold .")]
+             ("the dog is ", "good"), ("hot is the", " opposite of cold ."), ("the dog is", " a cat")]
+
+
+def test_prefix_tree_feeds_a_shared_prefix_once():
+    from wordbench.scorers.models.trie import ancestor_mask, build_trie
+
+    seqs = [[1, 2, 3], [1, 2, 4, 5], [1, 2, 3], [7], [], [1, 2]]
+    trie = build_trie(seqs)
+    assert len(trie.tokens) == 6  # 1 2 3 | 4 5 | 7
+    for seq, path in zip(seqs, trie.paths):
+        assert [trie.tokens[p] for p in path] == seq and [trie.depths[p] for p in path] == list(range(len(seq)))
+        assert all(trie.parents[b] == a for a, b in zip(path, path[1:])) and (not path or trie.parents[path[0]] == -1)
+    assert trie.paths[0] == trie.paths[2] and trie.paths[5] == trie.paths[1][:2]
+    mask = ancestor_mask(torch.tensor([trie.parents]))[0]
+    four = trie.paths[1][2]  # sees 1, 2 and itself, not its sibling 3
+    assert mask[four].nonzero().squeeze(-1).tolist() == sorted(trie.paths[1][:3])
 
 
 @pytest.mark.parametrize("name", ["gpt2", "llama"])

@@ -22,14 +22,18 @@ def test_needed_flops_counts_body_attention_and_head(tiny_models):
     assert need["head"] == 2 * d * vocab * 6
 
 
-def test_workload_shape_counts_a_shared_context_once(tiny_models):
+def test_workload_shape_counts_a_shared_context_and_prefix_once(tiny_models):
     from wordbench.scorers.models import load_model
 
     model = load_model(str(tiny_models["llama"]), device="cpu")
     lengths, scored = limit.workload_shape(model, [("the dog is", " a pet"), ("the dog is", " a cat"), "hot is"])
     context = len(model.encode("the dog is").ids)
-    assert lengths[0] == context and len(lengths) == 5  # one context, two continuations, then BOS and "hot is"
-    assert lengths[3] == 1 and scored == sum(lengths) - context - 1  # contexts are read, not scored
+    pet, cat = (model.tokenizer(t, add_special_tokens=False)["input_ids"] for t in (" a pet", " a cat"))
+    shared = next(i for i, (a, b) in enumerate(zip(pet, cat)) if a != b)
+    fed = len(pet) - 1 + len(cat) - 1 - min(shared, len(pet) - 1, len(cat) - 1)  # fed but their last, the common start once
+    hot = len(model.tokenizer("hot is", add_special_tokens=False)["input_ids"])
+    assert lengths == [context + fed, 1 + hot - 1]  # the two continuations under one context; "hot is" after BOS
+    assert scored == 1 + fed + 1 + hot - 1  # a context's last token and every continuation token fed, each once
 
 
 def test_rounds_interleave_the_limit_and_the_workload(tiny_models):

@@ -267,3 +267,18 @@ def test_score_cli_takes_model_options(tiny_models, wnlampro_file, tmp_path):
     assert "opts:infill=sentinel" in summary["signature"]
     bad = CliRunner().invoke(cli, args + ["--model-option", "infill=span"])
     assert bad.exit_code != 0 and "'infill' must be one of" in bad.output and "Traceback" not in bad.output
+
+
+@pytest.mark.parametrize("name,tree", [("marian", True), ("bart", True), ("t5", False)])
+def test_targets_of_one_source_decoded_as_a_prefix_tree(tiny_models, name, tree):
+    """Minimal pairs share the words before their edit: the decoder takes them once (a 4D mask, positions by
+    depth) and scores as one target per padded row. T5's relative positions cannot be moved: padded rows."""
+    model = load_model(str(tiny_models[name]), device="cpu", batch_size=4)
+    assert model.trees is tree
+    sources = ["the dog is a pet .", "the dog is a pet .", "the dog is a pet .", "good is bad", "good is bad", "a"]
+    targets = ["der Hund ist ein Tier .", "der Hund ist eine Tier .", "der Hund", "gut ist schlecht", "gut ist schlecht", "ein"]
+    got = [model.conditional_logprobs(sources, targets, reduce) for reduce in ("sum", "mean")]
+    model.__dict__["trees"] = False
+    want = [model.conditional_logprobs(sources, targets, reduce) for reduce in ("sum", "mean")]
+    np.testing.assert_allclose(got, want, atol=1e-5)
+    assert got[0][3] == pytest.approx(got[0][4])

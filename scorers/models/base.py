@@ -31,15 +31,16 @@ def split_by(flat: Sequence, sizes: Iterable[int]) -> list[list]:
     return [list(islice(items, n)) for n in sizes]
 
 
-def token_logprobs(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    """log p(targets[i]) from logits [n, vocab]: the target's logit minus the row's log-sum-exp, in
-    float32, a chunk of rows at a time (no full log-softmax is materialized)."""
-    out = torch.empty(len(targets), dtype=torch.float32, device=logits.device)
+def token_logprobs(logits: torch.Tensor, targets: torch.Tensor, index: torch.Tensor | None = None) -> torch.Tensor:
+    """log p(targets[i]) at row ``index[i]`` (default: row i) of logits [n, vocab]: the target's logit minus
+    the row's log-sum-exp, in float32, a chunk of rows at a time (no full log-softmax is materialized). With
+    ``index`` a row read for several targets (a branch of a prefix tree) is normalized once."""
+    lse = torch.empty(len(logits), dtype=torch.float32, device=logits.device)
     chunk = LSE_CHUNK.get(logits.device.type, 1024)
-    for i in range(0, len(targets), chunk):
-        rows = logits[i : i + chunk].float()
-        out[i : i + chunk] = rows.gather(-1, targets[i : i + chunk, None]).squeeze(-1) - rows.logsumexp(-1)
-    return out
+    for i in range(0, len(logits), chunk):
+        lse[i : i + chunk] = logits[i : i + chunk].float().logsumexp(-1)
+    rows = torch.arange(len(targets), device=logits.device) if index is None else index
+    return logits[rows, targets].float() - lse[rows]
 
 
 @dataclass(frozen=True)
@@ -184,6 +185,17 @@ class ScoringModel:
     def batch_size(self, value: int | str) -> None:
         """An integer (a row cap, no token budget) or ``"auto"``, as ``load_model(batch_size=)``."""
         self.sizer.configure(value)
+
+    @contextlib.contextmanager
+    def computing_in(self, dtype: torch.dtype):
+        """While inside, the weights are cast to ``dtype`` and back after (bf16 -> fp32 -> bf16 gives the same
+        weights): the same model computed at another precision, without a second copy of it."""
+        before = self.model.dtype
+        self.model.to(dtype)
+        try:
+            yield
+        finally:
+            self.model.to(before)
 
     # --- the LM head only where it is read -------------------------------------------------------
     @contextlib.contextmanager

@@ -11,6 +11,7 @@ from typing import Sequence
 import torch
 
 from .base import Encoded, LineSteps, ScoringModel, TokenScores, split_by, token_logprobs
+from .trie import ancestor_mask, build_trie, common_prefix
 
 STRATEGIES = ("ancestral", "nucleus", "beam", "greedy")  # the sampling strategies of Meister & Cotterell
 SEARCHES = ("greedy", "beam_search")  # deterministic decoding (translation)
@@ -177,26 +178,29 @@ class CausalLM(ScoringModel):
                     scores[n] = s
 
     def _score_rows(self, prepared, groups, scores) -> None:
-        """Groups (a context and its continuations, each continuation but its last token) packed into rows
+        """Groups (a context and its continuations, each but its last token, as a prefix tree) packed into rows
         of ``sizer.pack_width`` tokens (a longer group gets a row of its own; a group too long for the width
-        is split); one pass per batch of rows, no cache."""
+        is split; the start all contexts share counts once per row); one pass per batch of rows, no cache."""
         self.check_length(max((len(head) + len(tail) for head, tail, _ in prepared), default=0))
         width = self.sizer.pack_width
         parts, sizes = [], []  # (context ids, [item index, ...]) small enough for a row, and its tokens in the row
         for head, idx in groups.items():
-            part, size = [], len(head)
-            for n in idx:
-                fed = _fed(prepared[n][1])
-                if part and size + fed > width:
+            part, size, prev = [], len(head), []
+            for n in sorted(idx, key=lambda n: prepared[n][1][: _fed(prepared[n][1])]):  # as the tree lays them out
+                fed = prepared[n][1][: _fed(prepared[n][1])]
+                new = len(fed) - common_prefix(prev, fed)  # tokens it adds to the tree
+                if part and size + new > width:
                     parts.append((list(head), part))
                     sizes.append(size)
-                    part, size = [], len(head)
+                    part, size, new = [], len(head), len(fed)
                 part.append(n)
-                size += fed
+                size, prev = size + new, fed
             parts.append((list(head), part))
             sizes.append(size)
         row_width = max([width] + sizes)  # every row is padded to the longest: fill them all up to it
-        rows = pack_rows(sizes, row_width)
+        heads = [head for head, _ in parts]
+        shared = min((common_prefix(heads[0], h) for h in heads), default=0)  # a prompt every context begins with: once per row
+        rows = pack_rows([size - shared for size in sizes], row_width - shared)
         batches = [[(parts[g][0], [prepared[n][1] for n in parts[g][1]]) for g in row] for row in rows]
         for row, per_row in zip(rows, self.batched(batches, [row_width] * len(rows), self._score_tree, "sequence log-probs")):
             for g, per_group in zip(row, per_row):
@@ -204,47 +208,40 @@ class CausalLM(ScoringModel):
                     scores[n] = s
 
     def _score_tree(self, batch):
-        """Rows of groups (context ids, [continuation ids]): each row holds its groups side by side, a group's
-        context and then each continuation without its last token; a 4D mask lets a token see its own
-        context and its own continuation only, and positions restart at every group (a continuation's at
-        its context's end). The head runs at the context's last token (every continuation's first token)
-        and inside the continuations."""
-        width = max(sum(len(h) + sum(map(_fed, ts)) for h, ts in row) for row in batch)
+        """Rows of groups (context ids, [continuation ids]). A row is laid out as the prefix tree of its texts (a
+        context, then one of its continuations without its last token), so whatever its texts share goes in
+        once: a context and its continuations' common start, a prompt that several contexts begin with. A 4D
+        mask lets a token see only its ancestors and positions are depths. The head runs once per token read
+        (a context's last token and the continuations' tokens), however many continuations read it."""
+        texts = [[(h, t) for h, ts in row for t in ts] for row in batch]
+        tries = [build_trie([list(h) + list(t[: _fed(t)]) for h, t in row]) for row in texts]
+        width = max(len(t.tokens) for t in tries)
         ids = torch.full((len(batch), width), self.pad_id, dtype=torch.long)
         positions = torch.zeros((len(batch), width), dtype=torch.long)
-        group = torch.arange(width).repeat(len(batch), 1) + width  # filler: a group of its own per position
-        branch = torch.zeros((len(batch), width), dtype=torch.long)
-        rows, cols, targets, sizes = [], [], [], []
-        for r, row in enumerate(batch):
-            at = 0
-            for g, (head, tails) in enumerate(row):
-                ids[r, at : at + len(head)] = torch.tensor(head)
-                positions[r, at : at + len(head)] = torch.arange(len(head))
-                group[r, at : at + len(head)] = g
-                last, at = at + len(head) - 1, at + len(head)
-                for b, tail in enumerate(tails, 1):
-                    fed = tail[: _fed(tail)]
-                    ids[r, at : at + len(fed)] = torch.tensor(fed, dtype=torch.long)
-                    positions[r, at : at + len(fed)] = torch.arange(len(head), len(head) + len(fed))
-                    group[r, at : at + len(fed)], branch[r, at : at + len(fed)] = g, b
-                    rows += [r] * len(tail)
-                    cols += ([last] + list(range(at, at + len(fed))))[: len(tail)]  # an empty continuation reads nothing
-                    targets += tail
-                    sizes.append(len(tail))
-                    at += len(fed)
+        parents = torch.full((len(batch), width), -1, dtype=torch.long)  # filler: a root seeing itself only
+        reads: dict[tuple[int, int], int] = {}  # (row, position) -> its place among the positions the head runs at
+        index, targets, sizes = [], [], []
+        for r, (row, trie) in enumerate(zip(texts, tries)):
+            n = len(trie.tokens)
+            ids[r, :n], positions[r, :n] = torch.tensor(trie.tokens, dtype=torch.long), torch.tensor(trie.depths, dtype=torch.long)
+            parents[r, :n] = torch.tensor(trie.parents, dtype=torch.long)
+            for (head, tail), path in zip(row, trie.paths):
+                for k, target in enumerate(tail):
+                    index.append(reads.setdefault((r, path[len(head) - 1 + k]), len(reads)))
+                    targets.append(target)
+                sizes.append(len(tail))
         if not targets:  # only empty continuations
             return [[[[] for _ in ts] for _, ts in row] for row in batch]
-        same = group[:, :, None] == group[:, None, :]
-        visible = (branch[:, None, :] == 0) | (branch[:, :, None] == branch[:, None, :])
-        causal = torch.ones(width, width, dtype=torch.bool).tril()
-        mask = (same & visible & causal)[:, None]
+        mask = ancestor_mask(parents)[:, None]
         if self.model.config._attn_implementation != "sdpa":  # eager attention adds the mask to its scores
             mask = torch.zeros(mask.shape, dtype=self.model.dtype).masked_fill(~mask, torch.finfo(self.model.dtype).min)
         device = self.device
-        with self.head_at(torch.tensor(rows, dtype=torch.long, device=device), torch.tensor(cols, dtype=torch.long, device=device)) as pick:
+        at_row, at_col = (torch.tensor(c, dtype=torch.long, device=device) for c in zip(*reads))
+        with self.head_at(at_row, at_col) as pick:
             logits = pick(self.model(input_ids=ids.to(device), attention_mask=mask.to(device), position_ids=positions.to(device),
                                      use_cache=False).logits)
-        flat = token_logprobs(logits, torch.tensor(targets, dtype=torch.long, device=device)).cpu().tolist()
+        flat = token_logprobs(logits, torch.tensor(targets, dtype=torch.long, device=device),
+                              torch.tensor(index, dtype=torch.long, device=device)).cpu().tolist()
         per_tail = split_by(flat, sizes)
         per_group = split_by(per_tail, [len(ts) for row in batch for _, ts in row])
         return split_by(per_group, map(len, batch))
@@ -252,9 +249,9 @@ class CausalLM(ScoringModel):
     @functools.cached_property
     def packs(self) -> bool:
         """Whether this model scores packed rows (``_score_tree``) as it scores one text per padded row:
-        checked once on short texts, two of them sharing a context. Models that ignore a 4D mask or
+        checked once on short texts, two of them sharing a context and a prefix of their continuations. Models that ignore a 4D mask or
         restarting positions (remote code, older architectures, other attention kernels) get padded rows."""
-        texts = [("", PACK_PROBE[0]), ("The cat", " sat on the mat."), ("The cat", " ran."), ("", PACK_PROBE[1])]
+        texts = [("", PACK_PROBE[0]), ("The cat", " sat on the mat."), ("The cat", " sat on the rug."), ("", PACK_PROBE[1])]
         probe = [(self.encode(c.rstrip()).ids, self.encode(c[len(c.rstrip()):] + t, bos=False).ids) for c, t in texts]
         try:
             with torch.inference_mode():

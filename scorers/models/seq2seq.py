@@ -12,6 +12,7 @@ Hidden states come from the encoder (``states="encoder"``) or, teacher-forced on
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from wordbench.spec import Spec, opt
 
 from .base import Encoded, LineSteps, ModelError, ScoringModel, split_by, token_logprobs
 from .causal import check_strategy, finish_generation, generation_config, seeded
+from .trie import ancestor_mask, build_trie
 
 REDUCTIONS = ("mean", "sum")
 INFILL = ("auto", "sentinel", "mask")
@@ -36,6 +38,7 @@ class Seq2SeqOptions(Spec):
     infill: Literal["auto", "sentinel", "mask"] = opt("auto", "how the decoder fills a gap: auto (T5 sentinel, else BART mask), sentinel, mask")
     states: Literal["encoder", "decoder"] = opt("encoder", "hidden states of the encoder (default) or the decoder")
 SENTINEL = "<extra_id_0>"
+TREE_PROBE = (("The cat sat on the mat.", ("Die Katze saß auf der Matte.", "Die Katze saß auf die Matte.")), ("Hello.", ("Hallo.",)))
 SENTINELS = re.compile(r"^<extra_id_\d+>$")
 
 
@@ -177,7 +180,8 @@ class Seq2SeqLM(ScoringModel):
     def conditional_logprobs(self, sources: Sequence[str], targets: Sequence[str], reduce: str = "mean") -> list[float]:
         """log p(target | source) per pair: the sum over target tokens including EOS, or (``mean``) that sum
         divided by the number of target tokens, as fairseq's length-normalized score. Each distinct source
-        is encoded once; all its targets are decoded against that encoding in the same batch."""
+        is encoded once; its targets are decoded against that encoding in the same batch, as one prefix tree
+        where the model takes it (``trees``: the words before a minimal pair's edit are decoded once)."""
         if reduce not in REDUCTIONS:
             raise ValueError(f"reduce must be one of {', '.join(REDUCTIONS)}")
         if len(sources) != len(targets):
@@ -186,7 +190,8 @@ class Seq2SeqLM(ScoringModel):
         for n, src in enumerate(sources):
             groups.setdefault(src, []).append(n)
         items = [(self.encode(src).ids, [self.target_ids(targets[n]) for n in idx]) for src, idx in groups.items()]
-        scores = self.batched(items, [len(s) + sum(map(len, t)) for s, t in items], self._score_batch, "conditional log-probs")
+        score = self._score_tree if self.trees else self._score_batch
+        scores = self.batched(items, [len(s) + sum(map(len, t)) for s, t in items], score, "conditional log-probs")
         out = [0.0] * len(sources)
         for idx, token_lps in zip(groups.values(), scores):
             for n, lps in zip(idx, token_lps):
@@ -194,6 +199,7 @@ class Seq2SeqLM(ScoringModel):
         return out
 
     def _score_batch(self, batch):
+        """(source ids, [target ids]) groups: each source encoded once, one target per padded decoder row."""
         ids, mask = self.pad([src for src, _ in batch])
         encoded = self.model.get_encoder()(input_ids=ids, attention_mask=mask).last_hidden_state
         rows = torch.tensor([k for k, (_, tgts) in enumerate(batch) for _ in tgts], device=self.device)
@@ -206,6 +212,78 @@ class Seq2SeqLM(ScoringModel):
                                      decoder_attention_mask=dec_mask, use_cache=False).logits)
         values = token_logprobs(logits, torch.tensor([x for t in flat for x in t], device=self.device)).cpu().tolist()
         return split_by(split_by(values, map(len, flat)), (len(tgts) for _, tgts in batch))
+
+    @contextlib.contextmanager
+    def _decoder_positions(self, positions: torch.Tensor):
+        """While inside, the decoder's position embedding reads ``positions`` [batch, length], not 0, 1, 2, ...
+        (which can run past the model's positions in a wide tree): the module itself is asked, one row at a
+        time, since Marian's and BART's read 1D positions."""
+        def first_row(module, args, kwargs):
+            return args, {**kwargs, "position_ids": positions[0]}
+
+        def every_row(module, args, kwargs, output):
+            rows = [output] + [module.forward(*args, **{**kwargs, "position_ids": row}) for row in positions[1:]]
+            return torch.stack([r.reshape(r.shape[-2:]) for r in rows])
+
+        module = self.model.get_decoder().embed_positions
+        handles = [module.register_forward_pre_hook(first_row, with_kwargs=True), module.register_forward_hook(every_row, with_kwargs=True)]
+        try:
+            yield
+        finally:
+            for handle in handles:
+                handle.remove()
+
+    def _score_tree(self, batch):
+        """(source ids, [target ids]) groups, one per row: the source encoded once, the decoder row the prefix tree
+        of its decoder inputs (start + target but its last token), so a prefix the targets share (a minimal
+        pair's words before the edit) is decoded once; a 4D mask lets a token see only its ancestors, positions
+        are depths. The head runs once per tree node, however many targets read it."""
+        ids, mask = self.pad([src for src, _ in batch])
+        tries = [build_trie([[self.decoder_start_id] + t[:-1] for t in tgts]) for _, tgts in batch]
+        width = max(len(t.tokens) for t in tries)
+        self.check_length(max(len(t) for _, tgts in batch for t in tgts))  # positions go as deep as the longest target
+        dec = torch.full((len(batch), width), self.pad_id, dtype=torch.long)
+        positions = torch.zeros((len(batch), width), dtype=torch.long)
+        parents = torch.full((len(batch), width), -1, dtype=torch.long)  # filler: a root seeing itself only
+        reads: dict[tuple[int, int], int] = {}
+        index, values, sizes = [], [], []
+        for r, ((_, tgts), trie) in enumerate(zip(batch, tries)):
+            n = len(trie.tokens)
+            dec[r, :n], positions[r, :n] = torch.tensor(trie.tokens, dtype=torch.long), torch.tensor(trie.depths, dtype=torch.long)
+            parents[r, :n] = torch.tensor(trie.parents, dtype=torch.long)
+            for target, path in zip(tgts, trie.paths):
+                for j, token in enumerate(target):
+                    index.append(reads.setdefault((r, path[j]), len(reads)))
+                    values.append(token)
+                sizes.append(len(target))
+        dec_mask = ancestor_mask(parents)[:, None]
+        if self.model.config._attn_implementation != "sdpa":  # eager attention adds the mask to its scores
+            dec_mask = torch.zeros(dec_mask.shape, dtype=self.model.dtype).masked_fill(~dec_mask, torch.finfo(self.model.dtype).min)
+        device = self.device
+        at_row, at_col = (torch.tensor(c, dtype=torch.long, device=device) for c in zip(*reads))
+        with self._decoder_positions(positions.to(device)), self.head_at(at_row, at_col) as pick:
+            logits = pick(self.model(input_ids=ids, attention_mask=mask, decoder_input_ids=dec.to(device),
+                                     decoder_attention_mask=dec_mask.to(device), use_cache=False).logits)
+        flat = token_logprobs(logits, torch.tensor(values, dtype=torch.long, device=device),
+                              torch.tensor(index, dtype=torch.long, device=device)).cpu().tolist()
+        return split_by(split_by(flat, sizes), (len(tgts) for _, tgts in batch))
+
+    @functools.cached_property
+    def trees(self) -> bool:
+        """Whether this model scores a source's targets as a prefix tree (``_score_tree``) as it scores one target
+        per padded row: checked once on a short minimal pair. Models whose decoder has no ``embed_positions``
+        taking ``position_ids`` (T5's relative positions) or ignores a 4D mask decode one row per target."""
+        if getattr(self.model.get_decoder(), "embed_positions", None) is None:
+            return False
+        probe = [(self.encode(src).ids, [self.target_ids(t) for t in tgts]) for src, tgts in TREE_PROBE]
+        try:
+            with torch.inference_mode():
+                tree, rows = self._score_tree(probe), self._score_batch(probe)
+        except (TypeError, ValueError, RuntimeError):
+            return False
+        tolerance = 1e-4 if self.model.dtype in (torch.float32, torch.float64) else 5e-2
+        return all(len(x) == len(y) and all(abs(a - b) <= tolerance for a, b in zip(x, y))
+                   for a_group, b_group in zip(tree, rows) for x, y in zip(a_group, b_group))
 
     def translate(self, sources: Sequence[str], beam: int = 5, max_new_tokens: int = 256) -> list[str]:
         """Beam-search translations (deterministic; the checkpoint's own sampling or penalties are not used)."""
