@@ -4,9 +4,9 @@ GEMM rate on the model's own shapes and dtype, and the fraction of that limit wo
     python perf/peers.py prepare          # once: the fp32 SmolLM2 folder and the inputs (shared with peers.py)
     python perf/limit.py [--dtype float32|bfloat16] [--device cpu|cuda] [--rounds 5]
 
-Needed FLOPs count the work any implementation must do: the body (2 x the non-embedding weights per token the
-model reads, a shared context and a prefix its continuations share once), attention (QK^T and AV over the causal
-half), and the LM head only at the positions scored. The limit is the best rate of those same matrix products (one layer's and the head's,
+Needed FLOPs count the least work any implementation must do: the body (2 x the non-embedding weights per token
+fed, whatever the texts share fed once: their prefix tree), attention (QK^T and AV over the tokens each one sees),
+and the LM head only at the distinct positions read. The limit is the best rate of those same matrix products (one layer's and the head's,
 64 to 2048 rows each; the best rows are then kept), timed in the same process and threads right before each
 scoring round, so that a busy machine lowers both; on CUDA the same script gives MFU against the measured matmul
 rate. fraction = (needed / that round's rate) / that round's wall time, the median over rounds. Results go to
@@ -33,14 +33,14 @@ def shapes(config) -> dict[str, tuple[int, int]]:
     return {"q": (d, d), "k": (d, kv), "v": (d, kv), "o": (d, d), "gate": (d, ff), "up": (d, ff), "down": (ff, d)}
 
 
-def needed_flops(config, lengths: list[int], scored: int) -> dict[str, float]:
-    """Body, attention and head FLOPs for sequences of ``lengths`` tokens (each token once) and ``scored`` positions."""
+def needed_flops(config, depths: list[int], scored: int) -> dict[str, float]:
+    """Body, attention and head FLOPs for tokens at ``depths`` (each token once, attending to itself and the
+    tokens before it) and ``scored`` positions."""
     layers, d = config.num_hidden_layers, config.hidden_size
     per_token = 2 * layers * sum(i * o for i, o in shapes(config).values())
-    tokens = sum(lengths)
-    attention = layers * sum(2 * n * n * d for n in lengths)  # QK^T and AV, 2 FLOPs a product, causal half of 2 n^2 d each
+    attention = layers * sum(4 * (k + 1) * d for k in depths)  # QK^T and AV over the k + 1 keys a token sees, 2 FLOPs a product
     head = 2 * d * config.vocab_size * scored
-    return {"body": per_token * tokens, "attention": attention, "head": head, "tokens": tokens, "scored": scored}
+    return {"body": per_token * len(depths), "attention": attention, "head": head, "tokens": len(depths), "scored": scored}
 
 
 ROWS = (64, 128, 256, 512, 1024, 2048)  # tokens per product: the limit is the best rate over these
@@ -77,21 +77,18 @@ def sync_device(device) -> None:
 
 
 def workload_shape(model, items) -> tuple[list[int], int]:
-    """Tokens each context's prefix tree needs (the context once, a prefix its continuations share once) and the
-    positions read (a context's last token and the continuations' tokens, each once), as wordbench lays them out."""
+    """The least any implementation must feed and read, as wordbench encodes the texts: the depth of every token
+    of the prefix tree of all texts (a context, then its continuation but its last token: whatever texts share,
+    once) and the number of distinct positions read (a context's last token and the continuation's tokens)."""
     from wordbench.scorers.models.trie import build_trie
 
-    groups: dict[tuple[int, ...], list[list[int]]] = {}
+    texts = []
     for item in items:
         context, cont = model.split_pair(item if isinstance(item, tuple) else ("", item))
-        tail = model.tokenizer(cont, add_special_tokens=False)["input_ids"]
-        groups.setdefault(tuple(model.encode(context).ids), []).append(tail)
-    lengths, scored = [], 0
-    for head, tails in groups.items():
-        trie = build_trie([list(head) + t[: max(len(t) - 1, 0)] for t in tails])
-        lengths.append(len(trie.tokens))
-        scored += sum(d >= len(head) - 1 for d in trie.depths)
-    return lengths, scored
+        texts.append((model.encode(context).ids, model.tokenizer(cont, add_special_tokens=False)["input_ids"]))
+    trie = build_trie([list(head) + tail[: max(len(tail) - 1, 0)] for head, tail in texts])
+    read = {node for (head, tail), path in zip(texts, trie.paths) for node in path[len(head) - 1 : len(head) - 1 + len(tail)]}
+    return trie.depths, len(read)
 
 
 def measure(model, items, rate_now, rounds: int) -> dict:
@@ -123,8 +120,8 @@ def main():
     result["gemm_best_rows"] = best_rows
     rate_now = lambda: _rate(config, best_rows, dtype, args.device, reps=3, inner=1)  # noqa: E731 - the limit again, at its best rows
     for name, items in (("sentence", inputs["sentence"]), ("conditional", [tuple(p) for p in inputs["conditional"]])):
-        lengths, scored = workload_shape(model, items)
-        need = needed_flops(config, lengths, scored)
+        depths, scored = workload_shape(model, items)
+        need = needed_flops(config, depths, scored)
         total = need["body"] + need["attention"] + need["head"]
         runs = measure(model, items, rate_now, args.rounds)
         fractions = [total / r / t for r, t in zip(runs["rates"], runs["times"])]

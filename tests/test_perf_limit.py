@@ -15,10 +15,10 @@ def test_needed_flops_counts_body_attention_and_head(tiny_models):
 
     config = transformers.AutoConfig.from_pretrained(tiny_models["llama"])
     d, ff, layers, vocab = config.hidden_size, config.intermediate_size, config.num_hidden_layers, config.vocab_size
-    need = limit.needed_flops(config, [3, 5], scored=6)
+    need = limit.needed_flops(config, [0, 1, 2, 0, 1, 2, 3, 4], scored=6)  # two texts of 3 and 5 tokens
     # q, k, v, o are d x d (no grouped heads here), gate/up/down d x ff: 2 FLOPs per multiply-add
     assert need["body"] == 2 * layers * (4 * d * d + 3 * d * ff) * 8
-    assert need["attention"] == layers * 2 * d * (3 * 3 + 5 * 5)
+    assert need["attention"] == layers * 4 * d * (1 + 2 + 3 + 1 + 2 + 3 + 4 + 5)  # the k + 1 keys of the token at depth k
     assert need["head"] == 2 * d * vocab * 6
 
 
@@ -26,14 +26,15 @@ def test_workload_shape_counts_a_shared_context_and_prefix_once(tiny_models):
     from wordbench.scorers.models import load_model
 
     model = load_model(str(tiny_models["llama"]), device="cpu")
-    lengths, scored = limit.workload_shape(model, [("the dog is", " a pet"), ("the dog is", " a cat"), "hot is"])
+    depths, scored = limit.workload_shape(model, [("the dog is", " a pet"), ("the dog is", " a cat"), "hot is"])
     context = len(model.encode("the dog is").ids)
     pet, cat = (model.tokenizer(t, add_special_tokens=False)["input_ids"] for t in (" a pet", " a cat"))
     shared = next(i for i, (a, b) in enumerate(zip(pet, cat)) if a != b)
     fed = len(pet) - 1 + len(cat) - 1 - min(shared, len(pet) - 1, len(cat) - 1)  # fed but their last, the common start once
     hot = len(model.tokenizer("hot is", add_special_tokens=False)["input_ids"])
-    assert lengths == [context + fed, 1 + hot - 1]  # the two continuations under one context; "hot is" after BOS
-    assert scored == 1 + fed + 1 + hot - 1  # a context's last token and every continuation token fed, each once
+    assert len(depths) == context + fed + hot - 1  # BOS is shared by every text: "hot is" adds its first token only
+    assert sorted(depths)[:2] == [0, 1] and depths.count(0) == 1
+    assert scored == 1 + fed + hot  # the dog context's last token and the fed continuation tokens; BOS and "hot"
 
 
 def test_rounds_interleave_the_limit_and_the_workload(tiny_models):
