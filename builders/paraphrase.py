@@ -41,10 +41,25 @@ Since 2.2.0 (issue 26, a reader accepted 10 of 20) x_h must stand in for x, and 
   fortress -> fortification); each sibling synset gives its most used word, and x_a is drawn among the three most used.
 - a carrier holds no other word of x's synset ("glamor ( glamour )"), and one using x's plural needs x_h and x_a whose
   plurals are in use (``plural_share``: no "transportations", "swines").
+
+Since 2.3.0 (issue 26, a reader accepted 11 of 20) x_a must clearly change the meaning and x_h read as a paraphrase in the carrier:
+- x_a is a different thing (``distinct_sibling``, ``near_sibling``): no noun sense of it is, or is above or below, one of x_h's
+  or x's ("haze" and "fog" are both daze.n.02; limit.n.03 is above range.n.02), no word names a kind of both (``kind_words``:
+  a "bazaar" is a shop and a mart, a "sleeping pill" a medication and a hypnotic), it is no part or whole of x_h or x (beach of
+  shore, forest of undergrowth), x's definition does not name it, and its word is not the parent's in other words (roadway).
+- x_h and x_a are words a reader uses as plain nouns: at least ``hypernym_zipf`` / ``sibling_zipf`` on the Zipf scale (no
+  "thicket", "sill", "bracing", "frontage", "acorn"), not adjectives tagged as often as nouns (``nominal``: "equine",
+  "humanist", "hypnotic"), and x_h is in x's lexicographer file (``same_field``: not website -> computer, tomb -> spot).
+- a carrier uses x freely: not coordinated with a kind above x or a kind of x_h (``coordination``: "drugs or anticonvulsants",
+  "incisors and canines"), an abstract x not inside a complex preposition (``complex_prepositions``: "under the purview of"),
+  x not named (``naming``: "are called syncategoremes"), no modifier x ("Caesium compounds are", "the centennial meeting").
+- triples with a corpus carrier are drawn first; while a set is short, WordNet's example sentences serve the rest
+  (``wordnet_examples``, carrier_source "wordnet"; offline-en's copies are lower-case fragments no carrier rule accepts).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from collections import defaultdict
@@ -62,7 +77,7 @@ from .base import Builder
 from .paraphrase_format import SETS, files_in, read_sets
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import OFFLINE_EN, corpus_info, iter_corpus_lines
-from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, load_frequencies
+from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, load_frequencies, zipf
 from .sources.stopwords import CLOSED_CLASS
 from .sources.wordnet import lemma_count, load_wordnet, tagged_counts
 
@@ -79,6 +94,7 @@ SENTENCE_END = (".", "!", "?")
 # "from in", "of ,": a value the wiki-markup filter removed left a hole (gensim's sample has many).
 HOLE_BEFORE = frozenset("of from to at in by with about approximately around nearly reach reaches reached".split())
 HOLE_AFTER = frozenset([",", ".", ")", ";", ":", "in", "to"])
+MEASURES = frozenset("length width height depth diameter area size weight".split())  # "greater than in length": a number was removed
 AUXILIARIES = frozenset("is was are were has have had will would can could may might must shall should does did do".split())
 CONTENT_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")  # a lower-cased token or gloss word that can carry a sense
 # Nouns that take the head of a gloss's noun phrase after "of" ("one of the bony segments", "a pair of appendages").
@@ -127,6 +143,15 @@ class Config(Spec):
     abstract_sibling_span: int = opt(300, "and at most this many when it is abstract (below abstraction.n.06): abstract families are loose (change of state: cooking, passage) (0: no limit)", ge=0)
     plural_share: float = opt(0.02, "a carrier using x's plural needs x_h and x_a whose plural has at least this share of the singular's rate: no \"transportations\" (0: no check)", ge=0, le=1)
     genus: bool = opt(True, "x's WordNet definition names x_h's synset, or its parent, as its genus (\"a harp used by ancient Greeks\": lyre -> harp), so x_h can stand in for x")
+    same_field: bool = opt(True, "x_h is in x's lexicographer file, the same kind of thing (not website -> computer, tomb -> spot, chelicera -> extremity)")
+    hypernym_zipf: float = opt(3.0, "x_h occurs at least 10**this times per billion tokens (Zipf scale; 3: once per million): a plain word, not \"thicket\", \"orifice\", \"depository\" (0: common_from only)", ge=0)
+    sibling_zipf: float = opt(3.2, "x_a occurs at least 10**this times per billion tokens (Zipf scale): not \"bracing\", \"frontage\", \"acorn\", \"boson\" (0: common_from only)", ge=0)
+    nominal: bool = opt(True, "x_h and x_a that WordNet also lists as adjectives are tagged more often as nouns: no \"equine\", \"humanist\", \"hypnotic\", \"reformist\"")
+    distinct_sibling: bool = opt(True, "x_a is a different thing from x_h and x: no sense of it is, is above or below a sense of theirs (haze: fog, limit: range), no word names a kind of both (mart, shop: bazaar), no part or whole of either (beach of shore, forest of undergrowth), x's definition does not name it")
+    complex_prepositions: bool = opt(True, "no carrier uses an abstract x as the noun of a complex preposition, \"PREP the x of\" (\"under the purview of\", \"in the guise of\", \"to the detriment of\"): the hypernym reads oddly in a fixed frame")
+    wordnet_examples: bool = opt(True, "while a set is short of triples with a corpus carrier, WordNet's example sentences serve the rest (capitalized, closed with \" .\"; carrier_source wordnet): dictionary sentences, as the paper's annotator used")
+    naming: bool = opt(True, "no carrier names x instead of using it, right after called / termed / named / dubbed / known as (\"conjunctions are called syncategoremes\"): s(x_h) would only rename")
+    coordination: bool = opt(True, "no carrier coordinates x with a word for a kind above x or a kind of x_h (\"drugs or anticonvulsants\", \"incisors and canines\", \"horses and zebras\"): s(x_h) would be vacuous")
     sense_window: int = opt(2, "content words each side of x that must not point to another part of speech's sense (simplified Lesk; 0: no sense check)", ge=0)
     wordnet: str | None = opt(None, "WordNet folder; none: nltk data, Debian wordnet-base, or a download")
     seed: int = seed_opt()
@@ -211,26 +236,47 @@ def _is_sentence(tokens: list[str], low: int, high: int) -> bool:
     return (low <= len(tokens) <= high and tokens[0][:1].isupper() and tokens[-1] in SENTENCE_END
             and tokens.count("(") == tokens.count(")") and tokens.count('"') % 2 == 0
             and not any(t in ("|", "=", "[[", "]]", "{", "}") for t in tokens)
-            and not any(a.lower() in HOLE_BEFORE and b in HOLE_AFTER for a, b in zip(tokens, tokens[1:])))
+            and not any(a.lower() in HOLE_BEFORE and b in HOLE_AFTER for a, b in zip(tokens, tokens[1:]))
+            and not any(a.lower() == "than" and b == "in" and c.lower() in MEASURES for a, b, c in zip(tokens, tokens[1:], tokens[2:])))
 
 
-def _has_finite_verb(wn, tokens: list[str]) -> bool:
+def _has_finite_verb(wn, tokens: list[str], clear: bool = False) -> bool:
     """An auxiliary or an inflected verb form (not -ing) after the first word: a caption such as
-    "A chariot clock depicting the god and his lyre ." has none."""
+    "A chariot clock depicting the god and his lyre ." has none. ``clear``: an inflected form that is no noun too
+    ("the shrilling of trumpets" has none: "trumpets" may be a noun)."""
     for tok in tokens[1:]:
         low = tok.lower()
         if low in AUXILIARIES:
             return True
         lemma = wn.morphy(low, "v") if tok.islower() and not low.endswith("ing") else None
-        if lemma is not None and lemma != low:
+        if lemma is not None and lemma != low and not (clear and wn.morphy(low, "n") is not None):
             return True
     return False
 
 
-def _heads_phrase(wn, nxt: str, singular: bool = False) -> bool:
+def wordnet_examples(wn, forms: set[str]) -> list[str]:
+    """WordNet's example sentences holding one of ``forms``, Moses-tokenized as in ``offline-en``, capitalized and closed
+    with " ." where they lack an end mark (WordNet writes "the archeologists chanced upon an old tomb")."""
+    from sacremoses import MosesTokenizer
+
+    moses = MosesTokenizer(lang="en")
+    out = set()
+    for synset in wn.all_synsets():
+        for example in synset.examples():
+            if not forms & set(re.findall(r"[a-z]+", example.lower())):
+                continue
+            text = moses.tokenize(" ".join(example.split()), escape=False, return_str=True)
+            if text:
+                text = text[:1].upper() + text[1:]
+                out.add(text if text.split()[-1] in SENTENCE_END else text + " .")
+    return sorted(out)
+
+
+def _heads_phrase(wn, nxt: str, singular: bool = False, after: str = "") -> bool:
     """The token after x shows x heads its phrase: punctuation, a function word, or a WordNet word that is not
     mostly a noun (a noun after x, as in "purse snatcher", makes x a compound modifier); after a ``singular`` x a
-    bare verb form cannot agree, so a noun-or-verb there is the noun ("the conjugate base")."""
+    bare verb form cannot agree, so a noun-or-verb there is the noun ("the conjugate base"), as is a noun in -ing ("the
+    centennial meeting"), and so is a noun-or-verb followed by an auxiliary (``after``: "Caesium compounds are ...")."""
     low = nxt.lower()
     if not any(ch.isalpha() for ch in nxt) or low in FUNCTION_WORDS:
         return True
@@ -241,7 +287,9 @@ def _heads_phrase(wn, nxt: str, singular: bool = False) -> bool:
         return verb is not None or wn.morphy(low, "a") is not None or wn.morphy(low, "r") is not None
     if wn.morphy(low, "r") is not None:
         return True  # "its journey back"
-    return verb is not None and not _mostly_noun(wn, verb) and not (singular and verb == low)
+    if singular and low.endswith("ing") and verb is not None:
+        return False  # "the centennial meeting": a noun in -ing after a singular x, which a bare -ing form cannot follow as its verb
+    return verb is not None and not _mostly_noun(wn, verb) and not (singular and verb == low) and after.lower() not in AUXILIARIES
 
 
 def too_general(wn, synset, span: int) -> bool:
@@ -359,6 +407,141 @@ def names_kind(wn, synset, hyper, span: int, abstract_span: int) -> bool:
                                                          for g in hyper.hypernyms())
 
 
+def adjectival(wn, word: str) -> bool:
+    """``word`` is also an adjective in WordNet and its noun senses are not tagged more often than its adjective senses:
+    "equine", "humanist", "hypnotic", "reformist" read as adjectives, or as a sense other than the probe's."""
+    counts = tagged_counts(wn, word)
+    return counts["a"][1] > 0 and counts["n"][0] <= counts["a"][0]
+
+
+def _up(synset) -> list:
+    return synset.hypernyms() + synset.instance_hypernyms()
+
+
+@lru_cache(maxsize=None)
+def above(synset) -> frozenset:
+    """``synset`` and every synset above it (hypernyms and instance hypernyms, transitively)."""
+    return frozenset({synset, *synset.closure(_up)})
+
+
+@lru_cache(maxsize=None)
+def below(synset) -> frozenset:
+    """``synset`` and every synset below it (hyponyms, transitively; instances left out: a person holding two offices is
+    no kind of either)."""
+    return frozenset({synset, *synset.closure(lambda s: s.hyponyms())})
+
+
+@lru_cache(maxsize=None)
+def kind_words(synset) -> frozenset[str]:
+    """The words for ``synset`` and its kinds (lemmas of ``below``)."""
+    return frozenset(name.lower() for s in below(synset) for name in s.lemma_names())
+
+
+def _parts(synset) -> list:
+    return (synset.part_holonyms() + synset.member_holonyms() + synset.substance_holonyms()
+            + synset.part_meronyms() + synset.member_meronyms() + synset.substance_meronyms())
+
+
+def near_sibling(wn, word: str, synset, hyper_word: str, hyper, x_word: str, x_sense) -> str | None:
+    """Why the sibling ``word`` (``synset``) is no clearly different alternative to x_h (``hyper_word``, ``hyper``) and x,
+    or None:
+    - a noun sense of ``word`` is, or is above or below, a noun sense of x_h or of x ("haze" and "fog" share daze.n.02;
+      limit.n.03 is above range.n.02, "theatre" is a "house");
+    - it is a part or whole of x_h or x (beach.n.01 is part of shore.n.01; underbrush.n.01 is part of forest.n.01);
+    - a word names a kind of both (``kind_words``: a "bazaar" is a shop and a mart; a "sleeping pill" a medication and a
+      hypnotic; a "tender" a boat and a ship);
+    - x's definition names it, or its own names x ("the brush ... growing beneath taller trees in a wood or forest");
+    - its word is built on a word of its parent, the parent in other words (roadway: road; businessman: businessperson)."""
+    for parent in synset.hypernyms():
+        for name in parent.lemma_names():
+            name = name.lower()
+            if NOUN.fullmatch(name) and len(name) >= 4 and word != name and (word.startswith(name) or len(os.path.commonprefix([word, name])) >= 6):
+                return f"the parent in other words: {name}"
+    mine = wn.synsets(word, "n")
+    for other_word, other in ((hyper_word, hyper), (x_word, x_sense)):
+        for s in mine:
+            for t in wn.synsets(other_word, "n"):
+                if s in above(t) or t in above(s):
+                    return f"{s.name()} ~ {t.name()}"
+        if other in _parts(synset) or synset in _parts(other):
+            return f"part or whole of {other.name()}"
+    shared = kind_words(synset) & kind_words(hyper)
+    if shared:
+        return f"names a kind of both: {sorted(shared)[0]}"
+    if defines_by(wn, x_sense, synset) or defines_by(wn, synset, x_sense):
+        return f"definitions name {x_word}"
+    return None
+
+
+PREPOSITIONS = frozenset("""in on at to under by with for from into onto upon within without beyond against outside inside over through
+across about among after before behind below beneath above around toward towards""".split())
+
+
+POSSESSIVES = frozenset("his her its their our my your".split())
+NAMING = frozenset("called termed named dubbed titled nicknamed".split())  # "... are called syncategoremes": x is mentioned
+
+
+def names_x(tokens: list[str], uses: list[int]) -> bool:
+    """x is named, not used: right after "called", "termed", ... or "known as" / "referred to as" ("conjunctions are called
+    syncategoremes"); replacing it by x_h renames the thing instead of paraphrasing the sentence."""
+    return any(u >= 1 and (tokens[u - 1].lower() in NAMING or (u >= 2 and tokens[u - 1].lower() == "as" and tokens[u - 2].lower() in ("known", "to")))
+               for u in uses)
+
+
+def complex_preposition(wn, tokens: list[str], uses: list[int], sense) -> bool:
+    """An abstract ``sense`` used as the noun of a complex preposition, "PREP the x of" ("under the purview of", "in the guise
+    of", "to the detriment of"), or of a fixed "PREP his x" closing its clause ("in their incipiency .", "in his stead ,"):
+    frames where x's hypernym reads oddly ("under the range of the Board")."""
+    if not _abstract(wn, sense):
+        return False
+    return any(2 <= u and u + 1 < len(tokens) and tokens[u - 2].lower() in PREPOSITIONS
+               and ((tokens[u - 1].lower() in DETERMINERS | {"a", "an"} and tokens[u + 1].lower() == "of")
+                    or (tokens[u - 1].lower() in POSSESSIVES and not any(ch.isalnum() for ch in tokens[u + 1]))) for u in uses)
+
+
+COORDINATORS = frozenset(["and", "or", "nor", ",", "&", "/"])
+
+
+def conjuncts(tokens: list[str], uses: list[int]) -> set[str]:
+    """Lower-cased words coordinated with the tokens at ``uses``: the word before a coordinator that precedes x, its
+    modifiers between ("drugs or anticonvulsants", "drugs or new anticonvulsants"), and the words of the phrase after a
+    coordinator that follows x, up to a function word or punctuation ("incisors and canines at ...", "X and other Y")."""
+    out: set[str] = set()
+    for u in uses:
+        j = u - 1  # left: over up to two modifiers to a coordinator, then the head before it
+        while j > u - 3 and j > 0 and tokens[j].lower() not in COORDINATORS and CONTENT_WORD.fullmatch(tokens[j].lower()) \
+                and tokens[j].lower() not in FUNCTION_WORDS and tokens[j].lower() not in DETERMINERS:
+            j -= 1
+        if j >= 1 and tokens[j].lower() in COORDINATORS:
+            while j >= 1 and tokens[j].lower() in COORDINATORS:
+                j -= 1
+            if CONTENT_WORD.fullmatch(tokens[j].lower()):
+                out.add(tokens[j].lower())
+        k = u + 1  # right: past the coordinators (", and"), then the words of the next phrase
+        if k < len(tokens) and tokens[k].lower() in COORDINATORS:
+            while k < len(tokens) and tokens[k].lower() in COORDINATORS:
+                k += 1
+            while k < len(tokens) and k <= u + 6 and CONTENT_WORD.fullmatch(tokens[k].lower()) and tokens[k].lower() not in FUNCTION_WORDS:
+                out.add(tokens[k].lower())
+                k += 1
+    return out
+
+
+def vacuous_coordination(wn, sentence: str, x: str, x_sense, hyper, sibling=None) -> str | None:
+    """A word coordinated with x (``conjuncts``) that names, in some noun sense, a kind above x (x_h and up: "drugs or
+    anticonvulsants" -> "drugs or medications") or a kind of x_h ("incisors and canines" -> "teeth and canines", "horses
+    and zebras" -> "horses and equines"), or with ``sibling``, a kind of it: s(x_h) or s(x_a) says "X and X"; None if none."""
+    tokens = sentence.split()
+    forms = {x, plural(x)}
+    uses = [i for i, tok in enumerate(tokens) if tok.lower() in forms]
+    around = above(x_sense) | below(hyper) | (below(sibling) if sibling is not None else frozenset())
+    for word in sorted(conjuncts(tokens, uses) - forms):
+        for base in _base_forms(wn, word):
+            if any(s in around for s in wn.synsets(base, "n")):
+                return word
+    return None
+
+
 def _base_forms(wn, token: str) -> set[str]:
     """``token`` and its base forms by WordNet's morphology in every part of speech (grouped -> group, bushes -> bush)."""
     return {token}.union(*(wn._morphy(token, pos) for pos in "nvar"))
@@ -424,7 +607,7 @@ def other_sense(wn, tokens: list[str], uses: list[int], sense, window: int) -> s
 
 class ParaphraseBuilder(Builder):
     name = "paraphrase"
-    version = "2.2.0"
+    version = "2.3.0"
     Config = Config
     schema = {"default": FEATURES}
     labels = {"set": SETS, "carrier_source": ("corpus", "wordnet", "file")}
@@ -463,7 +646,8 @@ class ParaphraseBuilder(Builder):
             if synset.name() not in named:
                 ok = [(w, lemma_count(wn, lem)) for lem in synset.lemmas() if NOUN.fullmatch(w := lem.name()) and rate(w) >= common_edge
                       and _singular(w) and _first_sense_is(wn, w, synset) and _mostly_noun(wn, w) and dominant(wn, w, synset)
-                      and attested(wn, w, synset) and not verbal(wn, w, synset) and plain(wn, w, synset)]
+                      and attested(wn, w, synset) and not verbal(wn, w, synset) and plain(wn, w, synset)
+                      and not (config.nominal and adjectival(wn, w))]
                 named[synset.name()] = sorted(ok, key=lambda wc: (-wc[1], synset.lemma_names().index(wc[0])))
             return [wc for wc in named[synset.name()] if wc[0] not in exclude]
 
@@ -489,10 +673,10 @@ class ParaphraseBuilder(Builder):
             own = set(sense.lemma_names())  # x is one of them (checked above)
             genus = gloss_heads(wn, sense)
             for hyper in sorted(sense.hypernyms(), key=lambda syn: syn.name()):
-                heads = words_for(hyper, own)
-                if (not heads or is_general(hyper, True)
+                heads = [wc for wc in words_for(hyper, own) if zipf(rate(wc[0])) >= config.hypernym_zipf]
+                if (not heads or is_general(hyper, True) or (config.same_field and hyper.lexname() != sense.lexname())
                         or (config.genus and not names_kind(wn, sense, hyper, config.sibling_span, config.abstract_sibling_span))):
-                    continue  # group, relation, act, a kind x's definition does not name ...: x's next hypernym, if it has one
+                    continue  # group, relation, act, a kind x's definition does not name, another field ...: x's next hypernym
                 x_h = next((w for w, _ in heads if w in genus), heads[0][0])  # the word x's definition uses, if it is one
                 # x_a: a sibling in x_h's field (lexname, its parent's too) under a parent specific enough to make it comparable;
                 # x_h's definition does not name it, nor does its own name x_h (no kind of x_h, no parent of it: fortification).
@@ -504,6 +688,8 @@ class ParaphraseBuilder(Builder):
                         if sib in (hyper, sense) or sib.lexname() != hyper.lexname() or defines_by(wn, hyper, sib) or defines_by(wn, sib, hyper):
                             continue
                         for w, count in words_for(sib, own | {x_h})[:1]:  # its most used word ("magazine", not "mag")
+                            if zipf(rate(w)) < config.sibling_zipf or (config.distinct_sibling and near_sibling(wn, w, sib, x_h, hyper, x, sense)):
+                                continue  # a rare word ("frontage"), or no clearly different thing (shore: beach, shop: mart)
                             siblings.setdefault(w, (count, sib))
                 if siblings:
                     # A seeded draw among the three most used sibling words attested in SemCor (else among all; by SemCor count,
@@ -521,17 +707,27 @@ class ParaphraseBuilder(Builder):
         a head noun after a determiner, in WordNet's sense of it (``other_sense``); a plural that is a noun of its own
         ("species" of specie) is no use of x, and a sentence holding it is none of x's carriers; nor is one holding another
         word of x's synset, which the probes would keep ("All the glamor ( glamour ) is gone")."""
+        lines = bar(iter_corpus_lines(config.corpus, config.text_column), f"paraphrase: carrier sentences of {len(words):,} words (corpus lines)",
+                    progress, unit="line")
+        return self._carriers_in(config, words, wn, lines)
+
+    def _example_carriers(self, config: Config, words: dict[str, object], wn) -> dict[str, list[str]]:
+        """WordNet's example sentences as carriers, by the rules of ``_carriers``: Moses-tokenized like ``offline-en``,
+        capitalized and closed with " ." (WordNet gives "the archeologists chanced upon an old tomb"), and holding a verb
+        form that is no noun ("the clash of swords and the shrilling of trumpets" is a phrase)."""
+        return self._carriers_in(config, words, wn, wordnet_examples(wn, {f for w in words for f in (w, plural(w))}), clear_verb=True)
+
+    def _carriers_in(self, config: Config, words: dict[str, object], wn, lines, clear_verb: bool = False) -> dict[str, list[str]]:
         forms = {f: w for w in sorted(words) for f in (w, plural(w))}
         not_x = {f for f, w in forms.items() if not _reads_as(wn, f, words[w])}
         found: dict[str, list[str]] = defaultdict(list)
-        lines = bar(iter_corpus_lines(config.corpus, config.text_column), f"paraphrase: carrier sentences of {len(words):,} words (corpus lines)",
-                    progress, unit="line")
         for line in lines:
             tokens = line.split()
             uses = [(i, prev, tok, nxt) for i, (prev, tok, nxt) in enumerate(zip([""] + tokens, tokens, tokens[1:])) if tok.lower() in forms]
             if not uses:  # most lines: the cheap test first, WordNet's morphology only for candidates
                 continue
-            if not _is_sentence(tokens, config.min_sentence_words, config.max_sentence_words) or not _has_finite_verb(wn, tokens):
+            if (not _is_sentence(tokens, config.min_sentence_words, config.max_sentence_words) or not _has_finite_verb(wn, tokens)
+                    or (clear_verb and not _has_finite_verb(wn, tokens, clear=True))):
                 continue
             for word in {forms[tok.lower()] for _, _, tok, _ in uses}:
                 mine = [(i, prev, tok, nxt) for i, prev, tok, nxt in uses if forms[tok.lower()] == word]
@@ -539,7 +735,10 @@ class ParaphraseBuilder(Builder):
                 # or all are plural (plural x_h and x_a fit wherever a plural count noun does: "conventional incisors").
                 if (len(found[word]) < 20 and not any(tok.lower() in not_x for _, _, tok, _ in mine)
                         and (any(prev.lower() in DETERMINERS for _, prev, _, _ in mine) or all(i > 0 and tok.lower() != word for i, _, tok, _ in mine))
-                        and all((i == 0 or tok.islower()) and _heads_phrase(wn, nxt, tok.lower() == word) for i, _, tok, nxt in mine)
+                        and all((i == 0 or tok.islower()) and _heads_phrase(wn, nxt, tok.lower() == word, tokens[i + 2] if i + 2 < len(tokens) else "")
+                                for i, _, tok, nxt in mine)
+                        and not (config.complex_prepositions and complex_preposition(wn, tokens, [i for i, _, _, _ in mine], words[word]))
+                        and not (config.naming and names_x(tokens, [i for i, _, _, _ in mine]))
                         and not synonyms(words[word], word) & {tok.lower() for tok in tokens}
                         and other_sense(wn, tokens, [i for i, _, _, _ in mine], words[word], config.sense_window) is None):
                     found[word].append(" ".join(tokens))
@@ -551,15 +750,19 @@ class ParaphraseBuilder(Builder):
         return lambda word: freq.rate(plural(word)) >= config.plural_share * freq.rate(word)
 
     @staticmethod
-    def _fit(wn, x: str, x_h: str, siblings: tuple, sentences: list[str], countable=lambda word: True) -> tuple | None:
+    def _fit(wn, x: str, x_h: str, siblings: tuple, sentences: list[str], countable=lambda word: True, senses: tuple | None = None) -> tuple | None:
         """The first carrier (seeded order) holding no form of x_h, with the first sibling of the seeded draw it holds no
         form of: (carrier, s(x_h), s(x_a), x_a, x_a's synset); None where no carrier fits. A carrier using x's plural
-        needs ``countable`` x_h and x_a ("transportations" is no word)."""
+        needs ``countable`` x_h and x_a ("transportations" is no word). With ``senses`` (x's and x_h's synsets), a carrier
+        coordinating x with a kind above x or a kind of x_h, or of x_a, is passed over (``vacuous_coordination``)."""
         for sentence in sentences:
             many = plural(x) in sentence.lower().split()
             if mentions(wn, sentence, x_h) or (many and not countable(x_h)):
                 continue
-            x_a, s_a = next(((w, syn) for w, syn in siblings if not mentions(wn, sentence, w) and (not many or countable(w))), (None, None))
+            if senses is not None and vacuous_coordination(wn, sentence, x, *senses):
+                continue
+            x_a, s_a = next(((w, syn) for w, syn in siblings if not mentions(wn, sentence, w) and (not many or countable(w))
+                             and (senses is None or not vacuous_coordination(wn, sentence, x, *senses, wn.synset(syn)))), (None, None))
             if x_a is None:
                 continue
             probe_h, probe_a = substitute(sentence, x, x_h), substitute(sentence, x, x_a)
@@ -576,25 +779,34 @@ class ParaphraseBuilder(Builder):
             wn, freq, _ = self._resolve(config)
         cands = self.candidates(config, wn, freq, progress)
         use_irregular_plurals(wn, {w for s in SETS for c in cands[s] for w in (c[0], c[1], *(a for a, _ in c[2]))})
-        carriers = self._carriers(config, {c[0]: wn.synset(c[3]) for s in SETS for c in cands[s]}, wn, progress)
+        words = {c[0]: wn.synset(c[3]) for s in SETS for c in cands[s]}
+        carriers = self._carriers(config, words, wn, progress)
+        # WordNet's example sentences serve triples without a corpus carrier (dictionary sentences, as the paper's annotator used).
+        examples = self._example_carriers(config, words, wn) if config.wordnet_examples else {}
         rows = []
         for kind, wanted in (("rare", config.n_rare), ("common", config.n_common)):
-            picked = 0
-            # Triples whose x_h is the very word x's definition uses (its genus) first, then the others, each in seeded order.
+            picked, done = 0, set()
+            # Triples whose x_h is the very word x's definition uses (its genus) first, then the others, each in seeded order;
+            # all with a corpus carrier first, then, while the set is short, those with a WordNet example sentence.
             order = sorted(cands[kind], key=lambda c: (c[1] not in gloss_heads(wn, wn.synset(c[3])), seeded_key(config.seed, c[0])))
-            for x, x_h, siblings, s_x, s_h in order:
-                if picked == wanted:
-                    break
-                fit = self._fit(wn, x, x_h, siblings, carriers.get(x, []), self._countable(config, freq))
-                if fit is None:
-                    continue
-                sentence, probe_h, probe_a, x_a, s_a = fit
-                picked += 1
-                rows.append({
-                    "id": f"{kind}-{picked:05d}", "set": kind, "word": x, "hypernym": x_h, "sibling": x_a,
-                    "sentence": sentence, "sentence_hypernym": probe_h, "sentence_sibling": probe_a, "carrier_source": "corpus",
-                    "word_rate": freq.rate(x), "hypernym_rate": freq.rate(x_h), "sibling_rate": freq.rate(x_a), "synsets": [s_x, s_h, s_a],
-                })
+            for source, sentences in (("corpus", carriers), ("wordnet", examples)):
+                for x, x_h, siblings, s_x, s_h in order:
+                    if picked == wanted:
+                        break
+                    if x in done:
+                        continue
+                    fit = self._fit(wn, x, x_h, siblings, sentences.get(x, []), self._countable(config, freq),
+                                    (wn.synset(s_x), wn.synset(s_h)) if config.coordination else None)
+                    if fit is None:
+                        continue
+                    sentence, probe_h, probe_a, x_a, s_a = fit
+                    picked += 1
+                    done.add(x)
+                    rows.append({
+                        "id": f"{kind}-{picked:05d}", "set": kind, "word": x, "hypernym": x_h, "sibling": x_a,
+                        "sentence": sentence, "sentence_hypernym": probe_h, "sentence_sibling": probe_a, "carrier_source": source,
+                        "word_rate": freq.rate(x), "hypernym_rate": freq.rate(x_h), "sibling_rate": freq.rate(x_a), "synsets": [s_x, s_h, s_a],
+                    })
             if picked < wanted:
                 warnings.warn(f"paraphrase: only {picked} {kind} triples have a carrier sentence in the corpus (asked for {wanted})", stacklevel=2)
         return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}

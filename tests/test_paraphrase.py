@@ -2,8 +2,10 @@ import numpy as np
 import pytest
 
 from wordbench.errors import DataFormatError
-from wordbench.builders.paraphrase import (Config, ParaphraseBuilder, attested, defines_by, dominant, gloss_heads, loose_family, mentions,
-                                           names_kind, other_sense, plain, plural, substitute, too_general, verbal)
+from wordbench.builders.paraphrase import (Config, ParaphraseBuilder, adjectival, attested, complex_preposition, conjuncts, defines_by,
+                                           dominant, gloss_heads, loose_family, mentions, names_kind, names_x, near_sibling, other_sense, plain,
+                                           plural, substitute, too_general, vacuous_coordination, verbal)
+from wordbench.builders.sources.frequencies import zipf
 from wordbench.scorers.models import load_model
 from wordbench.scorers.paraphrase import ParaphraseScorer, bertscore_f1
 
@@ -63,6 +65,14 @@ def test_triples_follow_wordnet_and_frequency_rules(built):
             assert dominant(wn, word, synset) and attested(wn, word, synset) and not verbal(wn, word, synset), word
         if r["set"] == "common":  # more than 10 common triples have x's genus word as x_h: those are drawn first
             assert r["hypernym"] in gloss_heads(wn, x), r
+        # 2.3.0 (a reader accepted 11 of 20 of 2.2.0): x_h in x's field, plain frequent probe words, a clearly different x_a,
+        # no vacuous coordination in the carrier
+        assert h.lexname() == x.lexname(), r
+        assert zipf(freq.rate(r["hypernym"])) >= 3.0 and zipf(freq.rate(r["sibling"])) >= 3.2, r
+        assert not adjectival(wn, r["hypernym"]) and not adjectival(wn, r["sibling"]), r
+        assert near_sibling(wn, r["sibling"], a, r["hypernym"], h, r["word"], x) is None, r
+        assert vacuous_coordination(wn, r["sentence"], r["word"], x, h, a) is None, r
+        assert r["carrier_source"] in ("corpus", "wordnet")
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +165,9 @@ def test_hypernym_is_the_genus_of_the_definition(wn, triples):
     assert not names_kind(wn, s("hairdo.n.01"), s("hair.n.01"), 1000, 300)
     assert not names_kind(wn, s("exile.n.01"), s("absentee.n.01"), 1000, 300)  # "a person who is voluntarily absent"
     assert "notochord" not in triples and "hairstyle" not in triples and "expatriate" not in triples
-    assert triples["lyre"][1] == "harp" and triples["undergrowth"][1] == "thicket"  # brush.n.01, "the brush (small trees ...)"
+    assert triples["satrap"][1] == "governor" and triples["gunboat"][1] == "boat"
+    # 2.3.0: lyre -> harp has only "mandolin" (Zipf 2.78 < sibling_zipf) as x_a, undergrowth -> "thicket" (2.69) is rare: no triples
+    assert "lyre" not in triples and "undergrowth" not in triples
 
 
 def test_hypernym_and_sibling_read_as_their_synset(wn, triples):
@@ -187,7 +199,8 @@ def test_siblings_form_a_comparable_family(wn, triples):
         assert not loose_family(wn, s(name), 1000, 300), name
     assert defines_by(wn, s("fortress.n.01"), s("fortification.n.01"))  # "a fortified defensive structure": parent-like
     assert "tadpole" not in triples and "geographer" not in triples and "sultan" not in triples  # larva, expert, ruler: huge families
-    assert triples["aardwolf"][:2] == ("aardwolf", "hyena") and "dog" in dict(triples["aardwolf"][2])
+    assert triples["physiologist"][:2] == ("physiologist", "biologist") and "psychologist" in dict(triples["physiologist"][2])
+    assert "aardwolf" not in triples  # 2.3.0: "hyena" (Zipf 2.80) is below hypernym_zipf
     assert "formative" not in dict(triples["toponym"][2][:3])  # drawn among the three most used: word, syllable, discourse
     for x, x_h, siblings, _, s_h in triples.values():
         assert all(s(syn).lexname() == s(s_h).lexname() and a != "fortification" for a, syn in siblings), x
@@ -211,6 +224,109 @@ def test_plural_carriers_need_countable_words(wn, tmp_path):
     words = {"incisor": "incisor.n.01", "marque": "trade_name.n.01", "glamor": "glamor.n.01"}
     carriers = ParaphraseBuilder()._carriers(Config(corpus=str(corpus)), {w: wn.synset(v) for w, v in words.items()}, wn)
     assert carriers == {"incisor": [incisors]}
+
+
+def _near(wn, x_a, s_a, x_h, s_h, x, s_x):
+    s = wn.synset
+    return near_sibling(wn, x_a, s(s_a), x_h, s(s_h), x, s(s_x))
+
+
+def test_sibling_is_a_clearly_different_thing(wn, triples):
+    """Issue 26 (2.3.0; a reader accepted 11 of 20 triples of 2.2.0): x_a must change the meaning, so no near-synonym of x_h or x,
+    no kind above or below them in any sense, no part or whole of them, no second name of the parent."""
+    assert _near(wn, "beach", "beach.n.01", "shore", "shore.n.01", "seacoast", "seashore.n.01")  # part of the shore
+    assert _near(wn, "forest", "forest.n.01", "thicket", "brush.n.01", "undergrowth", "underbrush.n.01")  # undergrowth is part of it
+    assert _near(wn, "mart", "marketplace.n.02", "shop", "shop.n.01", "bookstore", "bookshop.n.01")  # a bazaar is a shop and a mart
+    assert _near(wn, "hypnotic", "soporific.n.01", "medication", "medicine.n.02", "anticonvulsant", "anticonvulsant.n.01")  # sleeping pill
+    assert _near(wn, "ship", "ship.n.01", "boat", "boat.n.01", "barge", "barge.n.01")  # a tender is a boat and a ship
+    assert _near(wn, "haze", "haze.n.01", "fog", "fog.n.01", "mist", "mist.n.01")  # both are daze.n.02
+    assert _near(wn, "limit", "limit.n.03", "range", "range.n.02", "purview", "horizon.n.02")  # limit.n.03 is above range.n.02
+    assert _near(wn, "roadway", "roadway.n.01", "highway", "highway.n.01", "expressway", "expressway.n.01")  # road in other words
+    assert _near(wn, "businessman", "businessman.n.01", "merchant", "merchant.n.01", "shopkeeper", "shopkeeper.n.01")
+    for x_a, s_a, x_h, s_h, x, s_x in [("dog", "dog.n.01", "hyena", "hyena.n.01", "aardwolf", "aardwolf.n.01"),
+                                       ("yacht", "yacht.n.01", "boat", "boat.n.01", "barge", "barge.n.01"),
+                                       ("snow", "snow.n.02", "rain", "rain.n.01", "downpour", "downpour.n.01"),
+                                       ("psychologist", "psychologist.n.01", "biologist", "biologist.n.01", "ecologist", "ecologist.n.01"),
+                                       ("delta", "delta.n.01", "shore", "shore.n.01", "seacoast", "seashore.n.01")]:
+        assert _near(wn, x_a, s_a, x_h, s_h, x, s_x) is None, x_a
+    assert "beach" not in dict(triples["seacoast"][2]) and "delta" in dict(triples["seacoast"][2])
+    assert "bookstore" not in triples and "anticonvulsant" not in triples  # mart, hypnotic ...: no sibling left
+    assert "ship" not in dict(triples["barge"][2]) and "yacht" in dict(triples["barge"][2])
+
+
+def test_probe_words_are_plain_nouns_a_reader_uses(wn, triples):
+    """2.3.0: x_h and x_a are frequent words (no "thicket", "sill", "bracing", "frontage", "acorn") that read as nouns (no
+    "equine", "humanist", "hypnotic"), and x_h is the same kind of thing as x (no website -> computer)."""
+    for word in ("equine", "humanist", "hypnotic", "reformist"):
+        assert adjectival(wn, word), word
+    for word in ("official", "metal", "harp", "bracing"):
+        assert not adjectival(wn, word), word
+    # "doorstep -> sill / bracing", "oilseed -> seed / acorn", "philologist -> humanist", "purview -> range / frontage" are gone
+    assert not {"doorstep", "oilseed", "philologist", "undergrowth", "luminary", "website", "tomb", "chelicera"} & set(triples)
+    words = {w for c in triples.values() for w in (c[1], *(a for a, _ in c[2]))}
+    assert not words & {"thicket", "sill", "bracing", "frontage", "acorn", "mart", "equine", "humanist", "fixer", "orifice"}
+    assert all(wn.synset(c[3]).lexname() == wn.synset(c[4]).lexname() for c in triples.values())
+    assert wn.synset("website.n.01").lexname() != wn.synset("computer.n.01").lexname()  # "a computer connected to the internet ..."
+
+
+ANTICONVULSANTS = ("More than half of US children diagnosed with ASD are prescribed psychoactive drugs or anticonvulsants , with the most "
+                   "common drug classes being antidepressants , stimulants , and antipsychotics .")
+INCISORS = "The aardvark is born with conventional incisors and canines at the front of the jaw , which fall out and are not replaced ."
+
+
+def test_no_vacuous_coordination(wn):
+    """2.3.0: "drugs or anticonvulsants" -> "drugs or medications", "incisors and canines" -> "teeth and canines": s(x_h) says X and X."""
+    s = wn.synset
+    assert vacuous_coordination(wn, ANTICONVULSANTS, "anticonvulsant", s("anticonvulsant.n.01"), s("medicine.n.02")) == "drugs"
+    assert vacuous_coordination(wn, INCISORS, "incisor", s("incisor.n.01"), s("tooth.n.01")) == "canines"
+    assert vacuous_coordination(wn, "Feticide can occur in horses and zebras due to male harassment .", "zebra", s("zebra.n.01"),
+                                s("equine.n.01")) == "horses"
+    assert vacuous_coordination(wn, "Anticonvulsants and other drugs were given to the children .", "anticonvulsant",
+                                s("anticonvulsant.n.01"), s("medicine.n.02")) == "drugs"
+    ecologists = "The possibility of success of these programs is questioned by ecologists and economists concerned with GMO practices ."
+    assert vacuous_coordination(wn, ecologists, "ecologist", s("ecologist.n.01"), s("biologist.n.01")) is None
+    assert vacuous_coordination(wn, "Drinks and light snacks are served at the bar .", "snack", s("snack.n.01"), s("meal.n.01")) is None
+    assert conjuncts("drugs or new anticonvulsants , with".split(), [3]) == {"drugs"}
+    fit = ParaphraseBuilder._fit
+    senses = (s("incisor.n.01"), s("tooth.n.01"))
+    assert fit(wn, "incisor", "tooth", (("skull", "skull.n.01"),), [INCISORS]) is not None  # without senses: no check
+    assert fit(wn, "incisor", "tooth", (("skull", "skull.n.01"),), [INCISORS], senses=senses) is None
+
+
+PURVIEW = ("Public primary and secondary education in Alabama is under the purview of the Alabama State Board of Education as well as "
+           "local oversight by 67 county school boards .")
+GUISE = "Odysseus goes to Skyros in the guise of a peddler selling women 's clothes and jewelry ."
+CAESIUM = "Caesium compounds are rarely encountered by most people , but most caesium compounds are mildly toxic ."
+CALLED = "Logical quantifiers , adverbs , prepositions , and conjunctions are called syncategoremes ."
+
+
+def test_carriers_use_x_in_a_free_frame(wn, tmp_path):
+    """2.3.0: no complex preposition around an abstract x ("under the purview of"), no naming ("are called X"), no x modifying
+    a noun that an auxiliary follows ("Caesium compounds are"), no -ing noun after a singular x ("the centennial meeting")."""
+    tokens = PURVIEW.split()
+    assert complex_preposition(wn, tokens, [tokens.index("purview")], wn.synset("horizon.n.02"))
+    tokens = "The tank rolled under the barge of the navy .".split()
+    assert not complex_preposition(wn, tokens, [tokens.index("barge")], wn.synset("barge.n.01"))  # concrete: a free frame
+    assert names_x(CALLED.split(), [CALLED.split().index("syncategoremes")])
+    centennial = "The organizers pulled out all the stops for the centennial meeting ."
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join([PURVIEW, GUISE, CAESIUM, CALLED, centennial, FIGHTING]) + "\n")
+    words = {"purview": "horizon.n.02", "guise": "guise.n.01", "caesium": "cesium.n.01", "syncategoreme": "syncategorem.n.01",
+             "centennial": "centennial.n.01", "fighting": "fight.n.02"}
+    carriers = ParaphraseBuilder()._carriers(Config(corpus=str(corpus)), {w: wn.synset(v) for w, v in words.items()}, wn)
+    assert carriers == {"fighting": [FIGHTING]}
+    off = Config(corpus=str(corpus), complex_prepositions=False, naming=False)
+    assert set(ParaphraseBuilder()._carriers(off, {w: wn.synset(v) for w, v in words.items()}, wn)) == {"fighting", "purview", "guise",
+                                                                                                      "syncategoreme"}
+
+
+def test_wordnet_example_sentences_serve_words_without_a_corpus_carrier(wn):
+    """2.3.0: WordNet's examples ("the archeologists chanced upon an old tomb") are carriers, capitalized and closed; a phrase
+    without a verb that is no noun ("the clash of swords and the shrilling of trumpets") is not."""
+    words = {"archeologist": wn.synset("archeologist.n.01"), "shrilling": wn.synset("shrilling.n.01")}
+    carriers = ParaphraseBuilder()._example_carriers(Config(), words, wn)
+    assert set(carriers) == {"archeologist"}
+    assert "The archeologists chanced upon an old tomb ." in carriers["archeologist"]
 
 
 def test_published_format_round_trip(built, tmp_path):
