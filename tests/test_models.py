@@ -200,15 +200,20 @@ def test_batch_size_setter(models):
         model.batch_size = 4
 
 
-def test_pack_rows_fills_rows_best_fit():
-    from wordbench.scorers.models.causal import pack_rows
+def test_fill_rows_puts_contexts_starting_alike_together():
+    from wordbench.scorers.models.causal import fill_rows
+    from wordbench.scorers.models.trie import build_trie
 
-    lengths = [5, 60, 30, 30, 4, 64, 70, 3]
-    rows = pack_rows(lengths, 64)
-    assert sorted(i for r in rows for i in r) == list(range(len(lengths)))
-    assert all(sum(lengths[i] for i in r) <= 64 or len(r) == 1 for r in rows)
-    # 70 and 64 alone, 60 + 4, 30 + 30 + 3, and 5 goes where it fits: four rows are not enough, five are
-    assert len(rows) == 5 and sorted(map(sorted, rows)) == sorted([[6], [5], [1, 4], [2, 3, 7], [0]])
+    prompt = [1, 2, 3, 4, 5, 6]  # a prompt every context begins with
+    heads = [prompt + [9, 9], [7], prompt + [8], [7, 7], prompt + [9, 8], prompt + [8, 8, 8]]
+    sizes = [len(h) + 2 for h in heads]  # each context and two fed continuation tokens
+    rows = fill_rows(heads, sizes, 20)
+    assert sorted(i for r in rows for i in r) == list(range(len(heads)))
+    # the four contexts that start with the prompt share it: 9 + (11 - 7) + (10 - 6) + (10 - 7) = 20 tokens in one row
+    assert [sorted(r) for r in rows] == [[0, 2, 4, 5], [1, 3]]
+    for r in rows:  # the tree of a row's contexts (what it costs) stays within the width
+        assert len(build_trie([heads[i] + [100 + i, 200 + i] for i in r]).tokens) <= 20
+    assert fill_rows([[1] * 30], [30], 20) == [[0]]  # a part longer than the width gets a row of its own
 
 
 SENTENCES = ["the dog is a pet .", "a", "good is the opposite of bad and hot is the opposite of cold .", "the cat sat",

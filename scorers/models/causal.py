@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import functools
 from dataclasses import dataclass
@@ -18,22 +17,23 @@ SEARCHES = ("greedy", "beam_search")  # deterministic decoding (translation)
 PACK_PROBE = ("The cat sat on the mat.", "Colourless green ideas sleep furiously.")
 
 
-def pack_rows(lengths: Sequence[int], width: int) -> list[list[int]]:
-    """Indices of ``lengths`` packed into rows of ``width`` tokens: longest first, each into the fullest row
-    it fits (best fit decreasing); a longer item gets a row of its own."""
+def fill_rows(heads: Sequence[Sequence[int]], sizes: Sequence[int], width: int, reach: int = 8) -> list[list[int]]:
+    """Indices of parts (a context and its continuations' tree, ``sizes[i]`` tokens) filled into rows of ``width``
+    tokens in the order of their contexts, so that contexts starting alike share a row and their common start
+    goes in once: a part costs its size less the start its context shares with the row's last part, and goes
+    into the first of the last ``reach`` rows it fits (first fit), else a new row."""
     rows: list[list[int]] = []
-    free: list[tuple[int, int]] = []  # (room left, row), sorted
-    for i in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
-        at = bisect.bisect_left(free, (lengths[i], -1))
-        if at == len(free):
-            rows.append([i])
-            room, row = width - lengths[i], len(rows) - 1
+    room: list[int] = []
+    for i in sorted(range(len(sizes)), key=lambda i: list(heads[i])):
+        for r in range(max(len(rows) - reach, 0), len(rows)):
+            cost = sizes[i] - common_prefix(heads[rows[r][-1]], heads[i])
+            if cost <= room[r]:
+                rows[r].append(i)
+                room[r] -= cost
+                break
         else:
-            room, row = free.pop(at)
-            rows[row].append(i)
-            room -= lengths[i]
-        if room > 0:
-            bisect.insort(free, (room, row))
+            rows.append([i])
+            room.append(width - sizes[i])
     return rows
 
 
@@ -180,7 +180,8 @@ class CausalLM(ScoringModel):
     def _score_rows(self, prepared, groups, scores) -> None:
         """Groups (a context and its continuations, each but its last token, as a prefix tree) packed into rows
         of ``sizer.pack_width`` tokens (a longer group gets a row of its own; a group too long for the width
-        is split; the start all contexts share counts once per row); one pass per batch of rows, no cache."""
+        is split; contexts in order, so that a start they share goes in once per row); one pass per batch of rows,
+        no cache."""
         self.check_length(max((len(head) + len(tail) for head, tail, _ in prepared), default=0))
         width = self.sizer.pack_width
         parts, sizes = [], []  # (context ids, [item index, ...]) small enough for a row, and its tokens in the row
@@ -198,9 +199,7 @@ class CausalLM(ScoringModel):
             parts.append((list(head), part))
             sizes.append(size)
         row_width = max([width] + sizes)  # every row is padded to the longest: fill them all up to it
-        heads = [head for head, _ in parts]
-        shared = min((common_prefix(heads[0], h) for h in heads), default=0)  # a prompt every context begins with: once per row
-        rows = pack_rows([size - shared for size in sizes], row_width - shared)
+        rows = fill_rows([head for head, _ in parts], sizes, row_width)
         batches = [[(parts[g][0], [prepared[n][1] for n in parts[g][1]]) for g in row] for row in rows]
         for row, per_row in zip(rows, self.batched(batches, [row_width] * len(rows), self._score_tree, "sequence log-probs")):
             for g, per_group in zip(row, per_row):
