@@ -177,14 +177,12 @@ class CausalLM(ScoringModel):
                 for n, s in zip(idx, per):
                     scores[n] = s
 
-    def _score_rows(self, prepared, groups, scores) -> None:
-        """Groups (a context and its continuations, each but its last token, as a prefix tree) packed into rows
-        of ``sizer.pack_width`` tokens (a longer group gets a row of its own; a group too long for the width
-        is split; contexts in order, so that a start they share goes in once per row); one pass per batch of rows,
-        no cache."""
-        self.check_length(max((len(head) + len(tail) for head, tail, _ in prepared), default=0))
-        width = self.sizer.pack_width
-        parts, sizes = [], []  # (context ids, [item index, ...]) small enough for a row, and its tokens in the row
+    @staticmethod
+    def _layout(prepared, groups, width: int):
+        """(parts, rows, row width): groups split into parts small enough for ``width`` tokens (a context and the
+        prefix tree of some of its continuations; a longer one gets a row of its own), filled into rows in the
+        order of their contexts (``fill_rows``: a start they share goes in once per row)."""
+        parts, sizes = [], []  # (context ids, [item index, ...]), and its tokens in the row
         for head, idx in groups.items():
             part, size, prev = [], len(head), []
             for n in sorted(idx, key=lambda n: prepared[n][1][: _fed(prepared[n][1])]):  # as the tree lays them out
@@ -199,7 +197,23 @@ class CausalLM(ScoringModel):
             parts.append((list(head), part))
             sizes.append(size)
         row_width = max([width] + sizes)  # every row is padded to the longest: fill them all up to it
-        rows = fill_rows([head for head, _ in parts], sizes, row_width)
+        return parts, fill_rows([head for head, _ in parts], sizes, row_width), row_width
+
+    def _score_rows(self, prepared, groups, scores) -> None:
+        """Groups (a context and its continuations, each but its last token, as a prefix tree) packed into rows
+        of ``sizer.pack_width`` tokens (``_layout``); what fits in one batch gets rows as narrow as that many
+        rows allow, so that no row is left half empty. One pass per batch of rows, no cache."""
+        self.check_length(max((len(head) + len(tail) for head, tail, _ in prepared), default=0))
+        parts, rows, row_width = self._layout(prepared, groups, self.sizer.pack_width)
+        if 1 < len(rows) <= self.sizer.size:
+            low = max((len(head) + _fed(tail) for head, tail, _ in prepared), default=1)
+            while low < row_width:
+                mid = (low + row_width) // 2
+                if len(self._layout(prepared, groups, mid)[1]) <= len(rows):
+                    row_width = mid
+                else:
+                    low = mid + 1
+            parts, rows, row_width = self._layout(prepared, groups, row_width)
         batches = [[(parts[g][0], [prepared[n][1] for n in parts[g][1]]) for g in row] for row in rows]
         for row, per_row in zip(rows, self.batched(batches, [row_width] * len(rows), self._score_tree, "sequence log-probs")):
             for g, per_group in zip(row, per_row):
