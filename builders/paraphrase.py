@@ -55,6 +55,13 @@ Since 2.3.0 (issue 26, a reader accepted 11 of 20) x_a must clearly change the m
   x not named (``naming``: "are called syncategoremes"), no modifier x ("Caesium compounds are", "the centennial meeting").
 - triples with a corpus carrier are drawn first; while a set is short, WordNet's example sentences serve the rest
   (``wordnet_examples``, carrier_source "wordnet"; offline-en's copies are lower-case fragments no carrier rule accepts).
+
+Since 2.4.0 (issue 26, a reader accepted 20 of 40) x_a reads in its sense and the carrier uses x as a free noun in a sentence:
+- x_a's word has at most ``sibling_senses`` WordNet noun senses (no "caller", "cup", "inversion", "word").
+- no carrier uses x inside a WordNet compound with the word before or after it (``compounds``, ``in_compound``: "bank robbers",
+  "sand dunes": a sibling may still fill the head, "sand hills").
+- no WordNet example opening with a/an has a relative pronoun before its first verb (``fragments``, ``relative_first``: "A
+  purblind oligarchy that flatly refused ...": a noun phrase).
 """
 
 from __future__ import annotations
@@ -152,6 +159,9 @@ class Config(Spec):
     wordnet_examples: bool = opt(True, "while a set is short of triples with a corpus carrier, WordNet's example sentences serve the rest (capitalized, closed with \" .\"; carrier_source wordnet): dictionary sentences, as the paper's annotator used")
     naming: bool = opt(True, "no carrier names x instead of using it, right after called / termed / named / dubbed / known as (\"conjunctions are called syncategoremes\"): s(x_h) would only rename")
     coordination: bool = opt(True, "no carrier coordinates x with a word for a kind above x or a kind of x_h (\"drugs or anticonvulsants\", \"incisors and canines\", \"horses and zebras\"): s(x_h) would be vacuous")
+    sibling_senses: int = opt(6, "x_a's word has at most this many WordNet noun senses: a reader takes a very polysemous word in another sense (no \"caller\", 7; \"cup\", 8; \"inversion\", 9; \"word\", 10) (0: no limit)", ge=0)
+    compounds: bool = opt(True, "no carrier uses x inside a WordNet compound noun with the word before or after it (\"bank robbers\": bank_robber, \"sand dunes\": sand_dune): the probes change a fixed name, whose head a sibling may still fill (\"sand hills\")")
+    fragments: bool = opt(True, "no WordNet example sentence is a carrier that opens with a/an and has a relative pronoun before its first verb (\"A purblind oligarchy that flatly refused to see ...\", \"A man who had gone mad\"): a noun phrase, not a sentence")
     sense_window: int = opt(2, "content words each side of x that must not point to another part of speech's sense (simplified Lesk; 0: no sense check)", ge=0)
     wordnet: str | None = opt(None, "WordNet folder; none: nltk data, Debian wordnet-base, or a download")
     seed: int = seed_opt()
@@ -488,6 +498,35 @@ def names_x(tokens: list[str], uses: list[int]) -> bool:
                for u in uses)
 
 
+def in_compound(wn, tokens: list[str], uses: list[int], word: str) -> str | None:
+    """A WordNet compound noun that x forms with the word before or after one of its ``uses`` ("The bank robbers fled":
+    bank_robber; "ergs , or sand dunes": sand_dune), or None: the probes rewrite a fixed name, and a sibling may still
+    fill its head ("sand hills" are sand dunes, "bank gangsters" bank robbers)."""
+    for u in uses:
+        around = ([f"{tokens[u - 1].lower()}_{word}"] if u >= 1 else []) + ([f"{word}_{tokens[u + 1].lower()}"] if u + 1 < len(tokens) else [])
+        for name in around:
+            if CONTENT_WORD.fullmatch(name.replace("_", "-")) and wn.lemmas(name, "n"):
+                return name
+    return None
+
+
+RELATIVES = frozenset("that which who whom whose".split())
+
+
+def relative_first(wn, tokens: list[str]) -> bool:
+    """A noun phrase, not a sentence: it opens with a/an and a relative pronoun comes before its first verb (an auxiliary
+    or a clearly inflected verb that is no noun): "A purblind oligarchy that flatly refused to see that history was
+    condemning it to the dustbin .", "A city in which ...", "A man who had gone mad ."."""
+    if not tokens or tokens[0].lower() not in ("a", "an"):
+        return False
+    for tok in tokens[1:]:
+        if tok.lower() in RELATIVES:
+            return True
+        if _has_finite_verb(wn, ["", tok], clear=True):
+            return False
+    return False
+
+
 def complex_preposition(wn, tokens: list[str], uses: list[int], sense) -> bool:
     """An abstract ``sense`` used as the noun of a complex preposition, "PREP the x of" ("under the purview of", "in the guise
     of", "to the detriment of"), or of a fixed "PREP his x" closing its clause ("in their incipiency .", "in his stead ,"):
@@ -607,7 +646,7 @@ def other_sense(wn, tokens: list[str], uses: list[int], sense, window: int) -> s
 
 class ParaphraseBuilder(Builder):
     name = "paraphrase"
-    version = "2.3.0"
+    version = "2.4.0"
     Config = Config
     schema = {"default": FEATURES}
     labels = {"set": SETS, "carrier_source": ("corpus", "wordnet", "file")}
@@ -688,8 +727,9 @@ class ParaphraseBuilder(Builder):
                         if sib in (hyper, sense) or sib.lexname() != hyper.lexname() or defines_by(wn, hyper, sib) or defines_by(wn, sib, hyper):
                             continue
                         for w, count in words_for(sib, own | {x_h})[:1]:  # its most used word ("magazine", not "mag")
-                            if zipf(rate(w)) < config.sibling_zipf or (config.distinct_sibling and near_sibling(wn, w, sib, x_h, hyper, x, sense)):
-                                continue  # a rare word ("frontage"), or no clearly different thing (shore: beach, shop: mart)
+                            if (zipf(rate(w)) < config.sibling_zipf or (config.sibling_senses and len(wn.synsets(w, "n")) > config.sibling_senses)
+                                    or (config.distinct_sibling and near_sibling(wn, w, sib, x_h, hyper, x, sense))):
+                                continue  # a rare or very polysemous word ("frontage"), or no clearly different thing (shore: beach, shop: mart)
                             siblings.setdefault(w, (count, sib))
                 if siblings:
                     # A seeded draw among the three most used sibling words attested in SemCor (else among all; by SemCor count,
@@ -727,7 +767,8 @@ class ParaphraseBuilder(Builder):
             if not uses:  # most lines: the cheap test first, WordNet's morphology only for candidates
                 continue
             if (not _is_sentence(tokens, config.min_sentence_words, config.max_sentence_words) or not _has_finite_verb(wn, tokens)
-                    or (clear_verb and not _has_finite_verb(wn, tokens, clear=True))):
+                    or (clear_verb and not _has_finite_verb(wn, tokens, clear=True))
+                    or (clear_verb and config.fragments and relative_first(wn, tokens))):
                 continue
             for word in {forms[tok.lower()] for _, _, tok, _ in uses}:
                 mine = [(i, prev, tok, nxt) for i, prev, tok, nxt in uses if forms[tok.lower()] == word]
@@ -739,6 +780,7 @@ class ParaphraseBuilder(Builder):
                                 for i, _, tok, nxt in mine)
                         and not (config.complex_prepositions and complex_preposition(wn, tokens, [i for i, _, _, _ in mine], words[word]))
                         and not (config.naming and names_x(tokens, [i for i, _, _, _ in mine]))
+                        and not (config.compounds and in_compound(wn, tokens, [i for i, _, _, _ in mine], word))
                         and not synonyms(words[word], word) & {tok.lower() for tok in tokens}
                         and other_sense(wn, tokens, [i for i, _, _, _ in mine], words[word], config.sense_window) is None):
                     found[word].append(" ".join(tokens))

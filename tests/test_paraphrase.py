@@ -3,8 +3,8 @@ import pytest
 
 from wordbench.errors import DataFormatError
 from wordbench.builders.paraphrase import (Config, ParaphraseBuilder, adjectival, attested, complex_preposition, conjuncts, defines_by,
-                                           dominant, gloss_heads, loose_family, mentions, names_kind, names_x, near_sibling, other_sense, plain,
-                                           plural, substitute, too_general, vacuous_coordination, verbal)
+                                           dominant, gloss_heads, in_compound, loose_family, mentions, names_kind, names_x, near_sibling, other_sense, plain,
+                                           plural, relative_first, substitute, too_general, vacuous_coordination, verbal)
 from wordbench.builders.sources.frequencies import zipf
 from wordbench.scorers.models import load_model
 from wordbench.scorers.paraphrase import ParaphraseScorer, bertscore_f1
@@ -201,7 +201,8 @@ def test_siblings_form_a_comparable_family(wn, triples):
     assert "tadpole" not in triples and "geographer" not in triples and "sultan" not in triples  # larva, expert, ruler: huge families
     assert triples["physiologist"][:2] == ("physiologist", "biologist") and "psychologist" in dict(triples["physiologist"][2])
     assert "aardwolf" not in triples  # 2.3.0: "hyena" (Zipf 2.80) is below hypernym_zipf
-    assert "formative" not in dict(triples["toponym"][2][:3])  # drawn among the three most used: word, syllable, discourse
+    # drawn among the three most used (2.4.0: "word", 10 noun senses, is above sibling_senses: syllable, discourse, formative)
+    assert sorted(dict(triples["toponym"][2][:3])) == ["discourse", "formative", "syllable"]
     for x, x_h, siblings, _, s_h in triples.values():
         assert all(s(syn).lexname() == s(s_h).lexname() and a != "fortification" for a, syn in siblings), x
 
@@ -433,3 +434,38 @@ def test_chi_square_by_hand():
     chi2, p, _, _ = chi2_contingency([[20, 30], [35, 15]])
     assert m["chi2"]["statistic"] == pytest.approx(chi2, abs=1e-4) and m["chi2"]["p_value"] == pytest.approx(p)
     assert ParaphraseScorer().summarize([r for r in records if r["set"] == "rare"])["chi2"] is None
+
+
+ROBBERS = "The bank robbers fled the scene in a dark-coloured passenger car ."
+DUNES = "Algeria also has ergs , or sand dunes , between mountains ."
+DUSTBIN = "A purblind oligarchy that flatly refused to see that history was condemning it to the dustbin ."
+
+
+def test_reader_rejects_of_2_3_0_are_refused(wn, triples, tmp_path):
+    """2.4.0 (issue 26; a reader accepted 20 of 40 triples of 2.3.0): no very polysemous x_a (houseguest / guest / caller,
+    surname / name / word, dustbin / bin / cup, snowstorm / storm / inversion), no x inside a WordNet compound ("bank robbers"
+    -> "bank gangsters", "sand dunes" -> "sand hills"), no WordNet example that is a noun phrase ("A purblind oligarchy that
+    ..."); the accepted triples stay (minutia / detail / truth, downpour / rain / snow, vertebra / bone / skin)."""
+    for x, x_a in [("houseguest", "caller"), ("surname", "word"), ("dustbin", "cup"), ("snowstorm", "inversion")]:
+        assert x not in triples or x_a not in dict(triples[x][2]), (x, x_a)
+    for x, x_h, x_a in [("minutia", "detail", "truth"), ("downpour", "rain", "snow"), ("vertebra", "bone", "skin"),
+                        ("seacoast", "shore", "delta"), ("jeep", "car", "motorcycle")]:
+        assert triples[x][1] == x_h and x_a in dict(triples[x][2]), x
+    assert len(wn.synsets("skin", "n")) == Config().sibling_senses < len(wn.synsets("caller", "n"))  # the edge: skin stays
+    tokens = ROBBERS.split()
+    assert in_compound(wn, tokens, [2], "robber") == "bank_robber"
+    assert in_compound(wn, DUNES.split(), [DUNES.split().index("dunes")], "dune") == "sand_dune"
+    warships = "The unfavorable direction of the wind had prevented British warships from blocking Washington 's escape ."
+    assert in_compound(wn, warships.split(), [warships.split().index("warships")], "warship") is None
+    assert relative_first(wn, DUSTBIN.split()) and relative_first(wn, "A man who had gone mad .".split())
+    for sentence in ("The archeologists chanced upon an old tomb .", "She treated her houseguests with good food every night .",
+                     "The law seems to give more protection to the mugger than to the muggee ."):
+        assert not relative_first(wn, sentence.split()), sentence
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join([ROBBERS, DUNES, warships]) + "\n")
+    words = {"robber": wn.synset("robber.n.01"), "dune": wn.synset("dune.n.01"), "warship": wn.synset("warship.n.01")}
+    assert set(ParaphraseBuilder()._carriers(Config(corpus=str(corpus)), words, wn)) == {"warship"}
+    assert set(ParaphraseBuilder()._carriers(Config(corpus=str(corpus), compounds=False), words, wn)) == {"robber", "dune", "warship"}
+    dustbin = {"dustbin": wn.synset("ashcan.n.01")}
+    assert "dustbin" not in ParaphraseBuilder()._example_carriers(Config(), dustbin, wn)
+    assert ParaphraseBuilder()._example_carriers(Config(fragments=False), dustbin, wn)["dustbin"] == [DUSTBIN]
