@@ -321,7 +321,7 @@ REGISTRY: dict[str, Benchmark] = {
             "hypernyms that need a complement or are the wrong word (antonym -> word, brochure -> book), general claims "
             "about a kind (skull -> bone), idioms and marginal alternatives (rib, discourse). Read a sample before citing "
             "a hit rate on generated triples; the authors' files load unchanged (--data rare.txt,common.txt).\n"
-            "- The offline corpus holds too few rare words: about 40% of the rare carriers are WordNet's example sentences "
+            "- The offline corpus holds too few rare words: 17 of the 45 rare carriers are WordNet's example sentences "
             "(carrier_source wordnet), shorter dictionary sentences, while every common carrier comes from the corpus.\n"
             "- Rare vs common follows the build's frequency source, not the paper's WikiText-103 counts unless given."),
         summary="(word, hypernym, sibling) carrier-sentence triples, rare vs common: BERTScore hits and a chi-square test",
