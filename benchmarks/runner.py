@@ -170,8 +170,13 @@ def precision_check(scorer, model, records: list[dict], run: RunFolder, sample: 
         return json.loads(path.read_text(encoding="utf-8"))
     ran = {r["id"]: scorer.decision(r) for r in records}
     rows = stratified_sample([row for row in scorer.context.rows if row["id"] in ran], sample, seed=0, scorer=scorer)
-    with model.computing_in(torch.float32):
-        reference = {r["id"]: scorer.decision(r) for r in scorer.score(model, scorer.work_items(rows))}
+    try:
+        with model.computing_in(torch.float32):
+            reference = {r["id"]: scorer.decision(r) for r in scorer.score(model, scorer.work_items(rows))}
+    except torch.cuda.OutOfMemoryError:  # the run's own numbers are written all the same
+        torch.cuda.empty_cache()
+        warn(f"precision check skipped: {model.info.name} does not fit in float32 on {model.device} (--precision-check 0 skips it)")
+        return None
     kept = sum(ran[i] == decision for i, decision in reference.items())
     result = {"dtype": str(net.dtype).removeprefix("torch."), "reference": "float32 (the same weights, cast)", "items": len(reference),
               "decisions_kept": kept, "share_kept": round(kept / len(reference), 4) if reference else None,

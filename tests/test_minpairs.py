@@ -776,3 +776,33 @@ def test_reduced_precision_run_reports_its_agreement_with_float32_once(tiny_mode
     assert "precision" not in json.loads((fp32.path / "summary.json").read_text())
     default = next(p for p in cli.score.params if p.name == "precision_sample").default
     assert default == runner.PRECISION_SAMPLE
+
+
+def test_precision_check_that_runs_out_of_memory_leaves_the_run_whole(tiny_models, tmp_path, monkeypatch, capsys):
+    """A model too big for float32 on its GPU: the check is skipped with a warning, the weights stay bf16, the run's
+    summary and report are written without a precision line."""
+    import torch
+
+    from wordbench.benchmarks import runner
+    from wordbench.scorers.models import load_model
+
+    distil = tmp_path / "distil" / "polarity_particle_nicht_del.human"
+    distil.mkdir(parents=True)
+    for name, lines in (("src.en", ["dog 1 .", "dog 2 ."]), ("tgt.correct.de", ["Hund 1 kommt nicht .", "Hund 2 kommt nicht ."]),
+                        ("tgt.incorrect.de", ["Hund 1 kommt .", "Hund 2 kommt ."])):
+        (distil / name).write_text("\n".join(lines) + "\n")
+    bf16 = load_model(str(tiny_models["gpt2"]), dtype="bfloat16")
+    real_to = bf16.model.to
+
+    def to(*args, **kwargs):
+        if torch.float32 in args or kwargs.get("dtype") is torch.float32:
+            raise torch.cuda.OutOfMemoryError("CUDA out of memory (simulated)")
+        return real_to(*args, **kwargs)
+
+    monkeypatch.setattr(bf16.model, "to", to)
+    run = runner.score("minpairs", bf16, str(tmp_path / "distil"), out=tmp_path / "runs", progress=False, discrepancy=False,
+                       prompt="E: {source}\\nG:")
+    assert "warning: precision check skipped: gpt2 does not fit in float32" in capsys.readouterr().err
+    summary = json.loads((run.path / "summary.json").read_text())
+    assert summary["n"] == 2 and "precision" not in summary and bf16.model.dtype == torch.bfloat16
+    assert "Computed in" not in (run.path / "report.md").read_text()
