@@ -256,6 +256,8 @@ class Seq2SeqLM(ScoringModel):
                     index.append(reads.setdefault((r, path[j]), len(reads)))
                     values.append(token)
                 sizes.append(len(target))
+        if not values:  # only empty targets (a tokenizer without EOS)
+            return [[[] for _ in tgts] for _, tgts in batch]
         dec_mask = ancestor_mask(parents)[:, None]
         if self.model.config._attn_implementation != "sdpa":  # eager attention adds the mask to its scores
             dec_mask = torch.zeros(dec_mask.shape, dtype=self.model.dtype).masked_fill(~dec_mask, torch.finfo(self.model.dtype).min)
