@@ -16,6 +16,7 @@ from wordbench.errors import WordbenchError
 from .. import wholeword
 from ..wholeword import WordPrediction, WordVocabulary, word_vocabulary
 from .batching import BatchSizer
+from .trie import Trie, ancestor_mask
 
 
 class ModelError(WordbenchError):
@@ -161,6 +162,42 @@ class ScoringModel:
             ids[i, cols] = torch.tensor(s, dtype=torch.long)
             mask[i, cols] = 1
         return ids.to(self.device), mask.to(self.device)
+
+    def tree_inputs(self, tries: Sequence[Trie]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(ids, positions, 4D attention mask) on the model's device for rows that each hold one prefix tree:
+        a token's position is its depth and it sees its ancestors only (filler sees itself alone)."""
+        width = max(len(t.tokens) for t in tries)
+        ids = torch.full((len(tries), width), self.pad_id, dtype=torch.long)
+        positions = torch.zeros((len(tries), width), dtype=torch.long)
+        parents = torch.full((len(tries), width), -1, dtype=torch.long)
+        for r, trie in enumerate(tries):
+            n = len(trie.tokens)
+            ids[r, :n], positions[r, :n] = torch.tensor(trie.tokens, dtype=torch.long), torch.tensor(trie.depths, dtype=torch.long)
+            parents[r, :n] = torch.tensor(trie.parents, dtype=torch.long)
+        mask = ancestor_mask(parents)[:, None]
+        if self.model.config._attn_implementation != "sdpa":  # eager attention adds the mask to its scores
+            mask = torch.zeros(mask.shape, dtype=self.model.dtype).masked_fill(~mask, torch.finfo(self.model.dtype).min)
+        return ids.to(self.device), positions.to(self.device), mask.to(self.device)
+
+    def tree_logprobs(self, reads: Sequence[Sequence[tuple[int, int, int]]], forward) -> list[list[float]]:
+        """Per text, the log-probs of its targets, each read at (row, position) of the logits ``forward()``
+        returns: the head runs once per distinct position, however many texts read it."""
+        at: dict[tuple[int, int], int] = {}
+        index = [at.setdefault((r, p), len(at)) for text in reads for r, p, _ in text]
+        if not at:  # only empty texts
+            return [[] for _ in reads]
+        rows, cols = (torch.tensor(c, dtype=torch.long, device=self.device) for c in zip(*at))
+        with self.head_at(rows, cols) as pick:
+            logits = pick(forward())
+        targets = torch.tensor([t for text in reads for _, _, t in text], dtype=torch.long, device=self.device)
+        flat = token_logprobs(logits, targets, torch.tensor(index, dtype=torch.long, device=self.device)).cpu().tolist()
+        return split_by(flat, map(len, reads))
+
+    def scores_agree(self, got: Sequence[Sequence[float]], want: Sequence[Sequence[float]]) -> bool:
+        """Whether two ways of scoring gave the same token log-probs (1e-4 in fp32/fp64, 5e-2 in half precision):
+        the check a faster layout passes before a model uses it."""
+        tolerance = 1e-4 if self.model.dtype in (torch.float32, torch.float64) else 5e-2
+        return len(got) == len(want) and all(len(x) == len(y) and all(abs(a - b) <= tolerance for a, b in zip(x, y)) for x, y in zip(got, want))
 
     def check_length(self, tokens: int) -> None:
         """A ``ModelError`` for an input of more ``tokens`` than the model's positions."""

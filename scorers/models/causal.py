@@ -10,7 +10,7 @@ from typing import Sequence
 import torch
 
 from .base import Encoded, LineSteps, ScoringModel, TokenScores, split_by, token_logprobs
-from .trie import ancestor_mask, build_trie, common_prefix
+from .trie import build_trie, common_prefix
 
 STRATEGIES = ("ancestral", "nucleus", "beam", "greedy")  # the sampling strategies of Meister & Cotterell
 SEARCHES = ("greedy", "beam_search")  # deterministic decoding (translation)
@@ -223,39 +223,15 @@ class CausalLM(ScoringModel):
     def _score_tree(self, batch):
         """Rows of groups (context ids, [continuation ids]). A row is laid out as the prefix tree of its texts (a
         context, then one of its continuations without its last token), so whatever its texts share goes in
-        once: a context and its continuations' common start, a prompt that several contexts begin with. A 4D
-        mask lets a token see only its ancestors and positions are depths. The head runs once per token read
+        once: a context and its continuations' common start, a prompt that several contexts begin with
+        (``tree_inputs``: positions are depths, a token sees its ancestors). The head runs once per token read
         (a context's last token and the continuations' tokens), however many continuations read it."""
         texts = [[(h, t) for h, ts in row for t in ts] for row in batch]
         tries = [build_trie([list(h) + list(t[: _fed(t)]) for h, t in row]) for row in texts]
-        width = max(len(t.tokens) for t in tries)
-        ids = torch.full((len(batch), width), self.pad_id, dtype=torch.long)
-        positions = torch.zeros((len(batch), width), dtype=torch.long)
-        parents = torch.full((len(batch), width), -1, dtype=torch.long)  # filler: a root seeing itself only
-        reads: dict[tuple[int, int], int] = {}  # (row, position) -> its place among the positions the head runs at
-        index, targets, sizes = [], [], []
-        for r, (row, trie) in enumerate(zip(texts, tries)):
-            n = len(trie.tokens)
-            ids[r, :n], positions[r, :n] = torch.tensor(trie.tokens, dtype=torch.long), torch.tensor(trie.depths, dtype=torch.long)
-            parents[r, :n] = torch.tensor(trie.parents, dtype=torch.long)
-            for (head, tail), path in zip(row, trie.paths):
-                for k, target in enumerate(tail):
-                    index.append(reads.setdefault((r, path[len(head) - 1 + k]), len(reads)))
-                    targets.append(target)
-                sizes.append(len(tail))
-        if not targets:  # only empty continuations
-            return [[[[] for _ in ts] for _, ts in row] for row in batch]
-        mask = ancestor_mask(parents)[:, None]
-        if self.model.config._attn_implementation != "sdpa":  # eager attention adds the mask to its scores
-            mask = torch.zeros(mask.shape, dtype=self.model.dtype).masked_fill(~mask, torch.finfo(self.model.dtype).min)
-        device = self.device
-        at_row, at_col = (torch.tensor(c, dtype=torch.long, device=device) for c in zip(*reads))
-        with self.head_at(at_row, at_col) as pick:
-            logits = pick(self.model(input_ids=ids.to(device), attention_mask=mask.to(device), position_ids=positions.to(device),
-                                     use_cache=False).logits)
-        flat = token_logprobs(logits, torch.tensor(targets, dtype=torch.long, device=device),
-                              torch.tensor(index, dtype=torch.long, device=device)).cpu().tolist()
-        per_tail = split_by(flat, sizes)
+        reads = [[(r, path[len(head) - 1 + k], target) for k, target in enumerate(tail)]
+                 for r, (row, trie) in enumerate(zip(texts, tries)) for (head, tail), path in zip(row, trie.paths)]
+        ids, positions, mask = self.tree_inputs(tries)
+        per_tail = self.tree_logprobs(reads, lambda: self.model(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=False).logits)
         per_group = split_by(per_tail, [len(ts) for row in batch for _, ts in row])
         return split_by(per_group, map(len, batch))
 
@@ -273,8 +249,7 @@ class CausalLM(ScoringModel):
                 alone = [self._score_whole([p])[0] for p in probe]
         except (TypeError, ValueError, RuntimeError):
             return False
-        tolerance = 1e-4 if self.model.dtype in (torch.float32, torch.float64) else 5e-2
-        return all(len(x) == len(y) and all(abs(a - b) <= tolerance for a, b in zip(x, y)) for x, y in zip(packed, alone))
+        return self.scores_agree(packed, alone)
 
     def _score_shared(self, batch):
         """(context ids, [continuation ids]) groups: the context runs once with the cache kept, the head at

@@ -24,7 +24,7 @@ from wordbench.spec import Spec, opt
 
 from .base import Encoded, LineSteps, ModelError, ScoringModel, split_by, token_logprobs
 from .causal import check_strategy, finish_generation, generation_config, seeded
-from .trie import ancestor_mask, build_trie
+from .trie import build_trie
 
 REDUCTIONS = ("mean", "sum")
 INFILL = ("auto", "sentinel", "mask")
@@ -236,39 +236,20 @@ class Seq2SeqLM(ScoringModel):
     def _score_tree(self, batch):
         """(source ids, [target ids]) groups, one per row: the source encoded once, the decoder row the prefix tree
         of its decoder inputs (start + target but its last token), so a prefix the targets share (a minimal
-        pair's words before the edit) is decoded once; a 4D mask lets a token see only its ancestors, positions
-        are depths. The head runs once per tree node, however many targets read it."""
+        pair's words before the edit) is decoded once (``tree_inputs``: positions are depths, a token sees its
+        ancestors). The head runs once per tree node, however many targets read it."""
         ids, mask = self.pad([src for src, _ in batch])
         tries = [build_trie([[self.decoder_start_id] + t[:-1] for t in tgts]) for _, tgts in batch]
-        width = max(len(t.tokens) for t in tries)
         self.check_length(max(len(t) for _, tgts in batch for t in tgts))  # positions go as deep as the longest target
-        dec = torch.full((len(batch), width), self.pad_id, dtype=torch.long)
-        positions = torch.zeros((len(batch), width), dtype=torch.long)
-        parents = torch.full((len(batch), width), -1, dtype=torch.long)  # filler: a root seeing itself only
-        reads: dict[tuple[int, int], int] = {}
-        index, values, sizes = [], [], []
-        for r, ((_, tgts), trie) in enumerate(zip(batch, tries)):
-            n = len(trie.tokens)
-            dec[r, :n], positions[r, :n] = torch.tensor(trie.tokens, dtype=torch.long), torch.tensor(trie.depths, dtype=torch.long)
-            parents[r, :n] = torch.tensor(trie.parents, dtype=torch.long)
-            for target, path in zip(tgts, trie.paths):
-                for j, token in enumerate(target):
-                    index.append(reads.setdefault((r, path[j]), len(reads)))
-                    values.append(token)
-                sizes.append(len(target))
-        if not values:  # only empty targets (a tokenizer without EOS)
-            return [[[] for _ in tgts] for _, tgts in batch]
-        dec_mask = ancestor_mask(parents)[:, None]
-        if self.model.config._attn_implementation != "sdpa":  # eager attention adds the mask to its scores
-            dec_mask = torch.zeros(dec_mask.shape, dtype=self.model.dtype).masked_fill(~dec_mask, torch.finfo(self.model.dtype).min)
-        device = self.device
-        at_row, at_col = (torch.tensor(c, dtype=torch.long, device=device) for c in zip(*reads))
-        with self._decoder_positions(positions.to(device)), self.head_at(at_row, at_col) as pick:
-            logits = pick(self.model(input_ids=ids, attention_mask=mask, decoder_input_ids=dec.to(device),
-                                     decoder_attention_mask=dec_mask.to(device), use_cache=False).logits)
-        flat = token_logprobs(logits, torch.tensor(values, dtype=torch.long, device=device),
-                              torch.tensor(index, dtype=torch.long, device=device)).cpu().tolist()
-        return split_by(split_by(flat, sizes), (len(tgts) for _, tgts in batch))
+        reads = [[(r, path[j], token) for j, token in enumerate(target)]
+                 for r, ((_, tgts), trie) in enumerate(zip(batch, tries)) for target, path in zip(tgts, trie.paths)]
+        dec, positions, dec_mask = self.tree_inputs(tries)
+
+        def forward():
+            with self._decoder_positions(positions):
+                return self.model(input_ids=ids, attention_mask=mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask, use_cache=False).logits
+
+        return split_by(self.tree_logprobs(reads, forward), (len(tgts) for _, tgts in batch))
 
     @functools.cached_property
     def trees(self) -> bool:
@@ -283,9 +264,7 @@ class Seq2SeqLM(ScoringModel):
                 tree, rows = self._score_tree(probe), self._score_batch(probe)
         except (TypeError, ValueError, RuntimeError):
             return False
-        tolerance = 1e-4 if self.model.dtype in (torch.float32, torch.float64) else 5e-2
-        return all(len(x) == len(y) and all(abs(a - b) <= tolerance for a, b in zip(x, y))
-                   for a_group, b_group in zip(tree, rows) for x, y in zip(a_group, b_group))
+        return self.scores_agree([x for group in tree for x in group], [y for group in rows for y in group])
 
     def translate(self, sources: Sequence[str], beam: int = 5, max_new_tokens: int = 256) -> list[str]:
         """Beam-search translations (deterministic; the checkpoint's own sampling or penalties are not used)."""
