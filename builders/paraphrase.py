@@ -91,7 +91,8 @@ from .sources.wordnet import lemma_count, load_wordnet, tagged_counts
 NOUN = re.compile(r"[a-z]{3,}")
 # A corpus carrier uses x as a common noun right after one of these: they take singular and plural, count
 # and mass nouns alike, so the hypernym and the sibling fit after them too ("a progress" cannot arise).
-DETERMINERS = frozenset("the this these those its his her their our my your".split())  # not "that": a relative too
+POSSESSIVES = frozenset("his her its their our my your".split())
+DETERMINERS = frozenset("the this these those".split()) | POSSESSIVES  # not "that": a relative too
 # After x, a word of these closed classes (or punctuation) shows that x is the head of its noun phrase.
 FUNCTION_WORDS = frozenset("""of in on at to for with by from as and or but nor is was are were be been being has have had
 will would can could may might must shall should do does did not that which who whom whose when where while than into onto
@@ -487,7 +488,6 @@ PREPOSITIONS = frozenset("""in on at to under by with for from into onto upon wi
 across about among after before behind below beneath above around toward towards""".split())
 
 
-POSSESSIVES = frozenset("his her its their our my your".split())
 NAMING = frozenset("called termed named dubbed titled nicknamed".split())  # "... are called syncategoremes": x is mentioned
 
 
@@ -772,17 +772,18 @@ class ParaphraseBuilder(Builder):
                 continue
             for word in {forms[tok.lower()] for _, _, tok, _ in uses}:
                 mine = [(i, prev, tok, nxt) for i, prev, tok, nxt in uses if forms[tok.lower()] == word]
+                at = [i for i, _, _, _ in mine]
                 # Every use of x in the sentence (all are replaced) is a common noun heading its phrase; one follows a determiner,
                 # or all are plural (plural x_h and x_a fit wherever a plural count noun does: "conventional incisors").
                 if (len(found[word]) < 20 and not any(tok.lower() in not_x for _, _, tok, _ in mine)
                         and (any(prev.lower() in DETERMINERS for _, prev, _, _ in mine) or all(i > 0 and tok.lower() != word for i, _, tok, _ in mine))
                         and all((i == 0 or tok.islower()) and _heads_phrase(wn, nxt, tok.lower() == word, tokens[i + 2] if i + 2 < len(tokens) else "")
                                 for i, _, tok, nxt in mine)
-                        and not (config.complex_prepositions and complex_preposition(wn, tokens, [i for i, _, _, _ in mine], words[word]))
-                        and not (config.naming and names_x(tokens, [i for i, _, _, _ in mine]))
-                        and not (config.compounds and in_compound(wn, tokens, [i for i, _, _, _ in mine], word))
+                        and not (config.complex_prepositions and complex_preposition(wn, tokens, at, words[word]))
+                        and not (config.naming and names_x(tokens, at))
+                        and not (config.compounds and in_compound(wn, tokens, at, word))
                         and not synonyms(words[word], word) & {tok.lower() for tok in tokens}
-                        and other_sense(wn, tokens, [i for i, _, _, _ in mine], words[word], config.sense_window) is None):
+                        and other_sense(wn, tokens, at, words[word], config.sense_window) is None):
                     found[word].append(" ".join(tokens))
         return {w: sorted(s, key=lambda t: seeded_key(config.seed, t)) for w, s in found.items() if s}
 
