@@ -286,3 +286,44 @@ def test_text_longer_than_the_positions_is_refused(models, packed):
             model.sequence_logprobs(["the dog is a pet . " * 20, "a"])
     finally:
         del model.__dict__["packs"]
+
+
+# --- the fused head (issue 28): head and log-sum-exp a block of vocabulary at a time ---------------------------
+SOURCES = [("the dog is a pet .", "der Hund ist ein Haustier ."), ("the dog is a pet .", "der Hund ist eine Katze ."), ("a cat", "eine Katze")]
+
+
+def _scores(model, name):
+    if model.family == "seq2seq":
+        return model.conditional_logprobs([s for s, _ in SOURCES], [t for _, t in SOURCES])
+    return [s.logprobs for s in model.sequence_logprobs(PAIRS)]
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama", "marian", "bart", "t5"])
+def test_fused_head_scores_as_the_models_own_logits(tiny_models, monkeypatch, name):
+    """Small blocks (3 positions x 7 vocabulary entries), so every sum crosses blocks; Marian's and BART's
+    ``final_logits_bias`` made non-zero, so a fused head that left it out would fail."""
+    from wordbench.scorers.models import base
+
+    model = load_model(str(tiny_models[name]), device="cpu", batch_size=4)
+    if hasattr(model.model, "final_logits_bias"):
+        torch.manual_seed(1)
+        model.model.final_logits_bias.normal_()
+    monkeypatch.setitem(base.HEAD_BLOCK, "cpu", (3, 7))
+    model.fused_head = False
+    want = _scores(model, name)
+    model.fused_head = None
+    got = _scores(model, name)
+    assert model.fused_head is True
+    np.testing.assert_allclose(np.concatenate([np.ravel(x) for x in got]), np.concatenate([np.ravel(x) for x in want]), atol=1e-5)
+
+
+def test_a_head_followed_by_more_than_a_bias_is_not_fused(tiny_models):
+    """A model that scales its logits after the head (as Cohere's logit_scale) fails the first call's check and
+    keeps its own logits: the values are the scaled model's."""
+    model = load_model(str(tiny_models["llama"]), device="cpu", batch_size=4)
+    model.model.get_output_embeddings().register_forward_hook(lambda module, args, out: out * 0.5)
+    got = model.sequence_logprobs(["the cat is a pet ."])[0]
+    assert model.fused_head is False
+    ids = model.encode("the cat is a pet .").ids
+    want = _full_logprobs(model, ids)[torch.arange(len(ids) - 1), torch.tensor(ids[1:])]
+    np.testing.assert_allclose(got.logprobs, want.numpy(), atol=1e-5)

@@ -24,6 +24,9 @@ class ModelError(WordbenchError):
 
 POOLS = ("first", "last", "mean", "max")
 LSE_CHUNK = {"cpu": 32, "cuda": 1024}  # logit rows per log-sum-exp: on CPU a float32 copy of 32 x vocab stays in cache (5x faster than 1024 rows)
+# (rows, vocabulary entries) of the LM head computed at once when it is fused with the log-sum-exp: on CPU a 4096-entry
+# slice of the head's weights stays in cache while every row reads it (the head GEMM at 157 vs 90 GFLOP/s, perf/limit.py)
+HEAD_BLOCK = {"cpu": (1024, 4096), "cuda": (8192, 65536)}
 
 
 def split_by(flat: Sequence, sizes: Iterable[int]) -> list[list]:
@@ -144,6 +147,8 @@ class ScoringModel:
                 return candidate
         return 0
 
+    fused_head: bool | None = None  # whether head_logprobs fuses the head with its log-sum-exp: None until checked on a first call
+
     @functools.cached_property
     def max_length(self) -> int | None:
         """Positions the model can take (None: no fixed limit in its config)."""
@@ -179,6 +184,69 @@ class ScoringModel:
             mask = torch.zeros(mask.shape, dtype=self.model.dtype).masked_fill(~mask, torch.finfo(self.model.dtype).min)
         return ids.to(self.device), positions.to(self.device), mask.to(self.device)
 
+    def head_logprobs(self, rows: torch.Tensor, cols: torch.Tensor, forward, targets: torch.Tensor, index: torch.Tensor | None = None) -> torch.Tensor:
+        """log p(targets[i]) at position (rows[j], cols[j]), j = index[i] (default: i), of the logits ``forward()``
+        returns, in float32. Fused where it is exact: the body runs without the head, then the head and the
+        log-sum-exp run a block of vocabulary at a time (``fused_logprobs``), so no [positions, vocab] logits are
+        held. The first call checks the fused values against the model's own logits; a model that does more
+        after its head than a bias (scaling, soft-capping) keeps ``head_at``."""
+        fused = None
+        if self.fused_head is not False and self._head_weights() is not None:
+            try:
+                with self.states_at(rows, cols) as states:
+                    forward()
+                fused = self.fused_logprobs(states(), targets, index)
+            except torch.OutOfMemoryError:
+                raise  # the batch sizer's to handle, not a reason to leave the fused head
+            except (TypeError, ValueError, IndexError, RuntimeError):
+                if self.fused_head:
+                    raise
+                self.fused_head = False
+            if self.fused_head:
+                return fused
+        with self.head_at(rows, cols) as pick:
+            logits = pick(forward())
+        values = token_logprobs(logits, targets, index)
+        if self.fused_head is None and fused is not None:
+            self.fused_head = self.scores_agree([fused.tolist()], [values.tolist()])
+        return values
+
+    def _head_weights(self) -> tuple[torch.Tensor, torch.Tensor | None] | None:
+        """(weight [vocab, dim], bias [vocab] or None) of a linear LM head, with the bias some seq2seq models add
+        after it (``final_logits_bias``); None for a head that is not a plain linear layer."""
+        head = self.model.get_output_embeddings()
+        if not isinstance(head, torch.nn.Linear):
+            return None
+        bias = head.bias
+        extra = getattr(self.model, "final_logits_bias", None)
+        if isinstance(extra, torch.Tensor):
+            extra = extra.reshape(-1).to(head.weight.device, head.weight.dtype)
+            bias = extra if bias is None else bias + extra
+        return head.weight, bias
+
+    def fused_logprobs(self, states: torch.Tensor, targets: torch.Tensor, index: torch.Tensor | None = None) -> torch.Tensor:
+        """``token_logprobs`` of the head's logits at ``states`` [positions, dim], computed a block of
+        (positions, vocabulary) at a time: each block's log-sum-exp and the targets that fall in it, combined."""
+        weight, bias = self._head_weights()
+        states = states.to(weight.device)
+        rows = torch.arange(len(targets), device=states.device) if index is None else index.to(states.device)
+        targets = targets.to(states.device)
+        n_rows, n_vocab = HEAD_BLOCK.get(states.device.type, HEAD_BLOCK["cuda"])
+        lse = torch.empty(len(states), dtype=torch.float32, device=states.device)
+        picked = torch.empty(len(targets), dtype=torch.float32, device=states.device)
+        for i in range(0, len(states), n_rows):
+            block = states[i : i + n_rows]
+            mine = ((rows >= i) & (rows < i + len(block))).nonzero().squeeze(1)
+            parts = []
+            for j in range(0, len(weight), n_vocab):
+                w, b = weight[j : j + n_vocab], None if bias is None else bias[j : j + n_vocab]
+                logits = torch.nn.functional.linear(block, w, b).float()
+                parts.append(logits.logsumexp(-1))
+                here = mine[(targets[mine] >= j) & (targets[mine] < j + len(w))]
+                picked[here] = logits[rows[here] - i, targets[here] - j]
+            lse[i : i + len(block)] = torch.stack(parts, -1).logsumexp(-1)
+        return (picked - lse[rows]).to(self.device)
+
     def tree_logprobs(self, reads: Sequence[Sequence[tuple[int, int, int]]], forward) -> list[list[float]]:
         """Per text, the log-probs of its targets, each read at (row, position) of the logits ``forward()``
         returns: the head runs once per distinct position, however many texts read it."""
@@ -187,10 +255,8 @@ class ScoringModel:
         if not at:  # only empty texts
             return [[] for _ in reads]
         rows, cols = (torch.tensor(c, dtype=torch.long, device=self.device) for c in zip(*at))
-        with self.head_at(rows, cols) as pick:
-            logits = pick(forward())
         targets = torch.tensor([t for text in reads for _, _, t in text], dtype=torch.long, device=self.device)
-        flat = token_logprobs(logits, targets, torch.tensor(index, dtype=torch.long, device=self.device)).cpu().tolist()
+        flat = self.head_logprobs(rows, cols, forward, targets, torch.tensor(index, dtype=torch.long, device=self.device)).cpu().tolist()
         return split_by(flat, map(len, reads))
 
     def scores_agree(self, got: Sequence[Sequence[float]], want: Sequence[Sequence[float]]) -> bool:
@@ -254,6 +320,23 @@ class ScoringModel:
         handle = head.register_forward_pre_hook(gather)
         try:
             yield lambda logits: logits[:, 0]
+        finally:
+            handle.remove()
+
+    @contextlib.contextmanager
+    def states_at(self, rows: torch.Tensor, cols: torch.Tensor):
+        """While inside, the LM head is given no position at all (the model's logits are empty) and the hidden
+        states it would have read at ``(rows[i], cols[i])`` are kept. Yields a function returning them [n, dim]."""
+        kept: list[torch.Tensor] = []
+
+        def keep(module, args):
+            states = args[0]
+            kept.append(states[rows.to(states.device), cols.to(states.device)])
+            return (kept[-1][:0].unsqueeze(1), *args[1:])
+
+        handle = self.model.get_output_embeddings().register_forward_pre_hook(keep)
+        try:
+            yield lambda: kept[-1]
         finally:
             handle.remove()
 

@@ -151,9 +151,8 @@ class CausalLM(ScoringModel):
         device = inputs["input_ids"].device
         rows = torch.tensor([r for r, t in enumerate(targets) for _ in t], dtype=torch.long, device=device)
         cols = torch.tensor([first[r] + j for r, t in enumerate(targets) for j in range(len(t))], dtype=torch.long, device=device)
-        with self.head_at(rows, cols) as pick:
-            logits = pick(self.model(**inputs).logits)
-        flat = token_logprobs(logits, torch.tensor([x for t in targets for x in t], dtype=torch.long, device=device)).cpu().tolist()
+        flat = self.head_logprobs(rows, cols, lambda: self.model(**inputs).logits,
+                                  torch.tensor([x for t in targets for x in t], dtype=torch.long, device=device)).cpu().tolist()
         return split_by(flat, map(len, targets))
 
     def _score_whole(self, batch):

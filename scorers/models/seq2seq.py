@@ -22,7 +22,7 @@ import torch
 
 from wordbench.spec import Spec, opt
 
-from .base import Encoded, LineSteps, ModelError, ScoringModel, split_by, token_logprobs
+from .base import Encoded, LineSteps, ModelError, ScoringModel, split_by
 from .causal import check_strategy, finish_generation, generation_config, seeded
 from .trie import build_trie
 
@@ -207,10 +207,12 @@ class Seq2SeqLM(ScoringModel):
         dec_ids, dec_mask = self.pad([[self.decoder_start_id] + t[:-1] for t in flat])
         at_row = torch.tensor([i for i, t in enumerate(flat) for _ in t], device=self.device)
         at_col = torch.tensor([j for t in flat for j in range(len(t))], device=self.device)
-        with self.head_at(at_row, at_col) as pick:  # the head at real target positions only, not at padding
-            logits = pick(self.model(encoder_outputs=(encoded[rows],), attention_mask=mask[rows], decoder_input_ids=dec_ids,
-                                     decoder_attention_mask=dec_mask, use_cache=False).logits)
-        values = token_logprobs(logits, torch.tensor([x for t in flat for x in t], device=self.device)).cpu().tolist()
+        def forward():
+            return self.model(encoder_outputs=(encoded[rows],), attention_mask=mask[rows], decoder_input_ids=dec_ids,
+                              decoder_attention_mask=dec_mask, use_cache=False).logits
+
+        # the head at real target positions only, not at padding
+        values = self.head_logprobs(at_row, at_col, forward, torch.tensor([x for t in flat for x in t], device=self.device)).cpu().tolist()
         return split_by(split_by(values, map(len, flat)), (len(tgts) for _, tgts in batch))
 
     @contextlib.contextmanager
