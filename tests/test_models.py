@@ -327,3 +327,18 @@ def test_a_head_followed_by_more_than_a_bias_is_not_fused(tiny_models):
     ids = model.encode("the cat is a pet .").ids
     want = _full_logprobs(model, ids)[torch.arange(len(ids) - 1), torch.tensor(ids[1:])]
     np.testing.assert_allclose(got.logprobs, want.numpy(), atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["llama", "marian"])
+def test_half_precision_models_probe_their_layouts_in_float32(tiny_models, name):
+    """bf16 rounding moves log-probs more than the layout probes' 1e-4 (0.17 nats for SmolLM2), which left every
+    bf16 run, a GPU's default, on padded rows: the probe now runs in float32 and the weights come back bit-exact."""
+    model = load_model(str(tiny_models[name]), device="cpu", batch_size=4, dtype="bfloat16")
+    before = {k: v.clone() for k, v in model.model.state_dict().items()}
+    seen = []
+    hook = model.model.register_forward_pre_hook(lambda module, args: seen.append(module.dtype))
+    assert (model.packs if name == "llama" else model.trees) is True
+    hook.remove()
+    assert seen and set(seen) == {torch.float32}
+    assert model.model.dtype == torch.bfloat16
+    assert all(torch.equal(before[k], v) for k, v in model.model.state_dict().items())

@@ -262,7 +262,7 @@ class Seq2SeqLM(ScoringModel):
             return False
         probe = [(self.encode(src).ids, [self.target_ids(t) for t in tgts]) for src, tgts in TREE_PROBE]
         try:
-            with torch.inference_mode():
+            with torch.inference_mode(), self.probing():
                 tree, rows = self._score_tree(probe), self._score_batch(probe)
         except (TypeError, ValueError, RuntimeError):
             return False
