@@ -157,14 +157,21 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
 def precision_check(scorer, model, records: list[dict], run: RunFolder, sample: int) -> dict | None:
     """For a model computing in reduced precision: how many of a seeded, stratified sample of the run's
     decisions (``Scorer.decision``) the same weights computed in float32 keep. Once per run folder
-    (``precision.json``); None where there is nothing to check (float32, no per-item decision, no torch model)."""
+    (``precision.json``). None for a float32 run or no torch model; a reduced-precision run that cannot be
+    checked says why (``checked: false``), so its report never reads as if it had been."""
     import torch
 
     net = getattr(model, "model", None)
-    if sample < 1 or not records or not isinstance(net, torch.nn.Module) or scorer.decision(records[0]) is None:
+    if not records or not isinstance(net, torch.nn.Module) or net.dtype in (torch.float32, torch.float64):
         return None
-    if net.dtype in (torch.float32, torch.float64) or getattr(net, "hf_device_map", None):  # sharded: no cast in place
-        return None
+    dtype = str(net.dtype).removeprefix("torch.")
+    unchecked = lambda why: {"dtype": dtype, "checked": False, "why": why}  # noqa: E731
+    if sample < 1:
+        return unchecked("--precision-check 0")
+    if scorer.decision(records[0]) is None:
+        return unchecked(f"{scorer.name} reports aggregates only, no per-item decision")
+    if getattr(net, "hf_device_map", None):
+        return unchecked("a sharded model is not cast in place")
     path = run.path / "precision.json"
     if path.exists():
         return json.loads(path.read_text(encoding="utf-8"))
@@ -176,9 +183,9 @@ def precision_check(scorer, model, records: list[dict], run: RunFolder, sample: 
     except torch.cuda.OutOfMemoryError:  # the run's own numbers are written all the same
         torch.cuda.empty_cache()
         warn(f"precision check skipped: {model.info.name} does not fit in float32 on {model.device} (--precision-check 0 skips it)")
-        return None
+        return unchecked(f"the model does not fit in float32 on {model.device}")
     kept = sum(ran[i] == decision for i, decision in reference.items())
-    result = {"dtype": str(net.dtype).removeprefix("torch."), "reference": "float32 (the same weights, cast)", "items": len(reference),
+    result = {"dtype": dtype, "checked": True, "reference": "float32 (the same weights, cast)", "items": len(reference),
               "decisions_kept": kept, "share_kept": round(kept / len(reference), 4) if reference else None,
               "decision": scorer.decision_name}
     run.write_json("precision.json", result)
@@ -189,6 +196,8 @@ def precision_line(precision: dict | None) -> str:
     """The report's line on a reduced-precision run ('' for none)."""
     if not precision:
         return ""
+    if not precision.get("checked", True):
+        return f"\nComputed in {precision['dtype']}, not checked against float32 ({precision['why']}).\n"
     return (f"\nComputed in {precision['dtype']}: {precision['decisions_kept']} of {precision['items']} sampled "
             f"{precision['decision']} are the same computed in {precision['reference']}.\n")
 

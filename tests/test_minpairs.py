@@ -804,5 +804,32 @@ def test_precision_check_that_runs_out_of_memory_leaves_the_run_whole(tiny_model
                        prompt="E: {source}\\nG:")
     assert "warning: precision check skipped: gpt2 does not fit in float32" in capsys.readouterr().err
     summary = json.loads((run.path / "summary.json").read_text())
-    assert summary["n"] == 2 and "precision" not in summary and bf16.model.dtype == torch.bfloat16
-    assert "Computed in" not in (run.path / "report.md").read_text()
+    why = "the model does not fit in float32 on cpu"
+    assert summary["n"] == 2 and summary["precision"] == {"dtype": "bfloat16", "checked": False, "why": why}
+    assert bf16.model.dtype == torch.bfloat16
+    assert f"Computed in bfloat16, not checked against float32 ({why})." in (run.path / "report.md").read_text()
+    assert not (run.path / "precision.json").exists()  # a later run of the folder tries again
+
+
+def test_a_reduced_precision_run_not_checked_says_why(tiny_models, tmp_path):
+    """--precision-check 0 and a benchmark without per-item decisions: the report says the bf16 run was not
+    checked, and why, rather than saying nothing."""
+    from wordbench.benchmarks import runner
+    from wordbench.scorers.models import load_model
+
+    distil = tmp_path / "distil" / "polarity_particle_nicht_del.human"
+    distil.mkdir(parents=True)
+    for name, lines in (("src.en", ["dog 1 .", "dog 2 ."]), ("tgt.correct.de", ["Hund 1 kommt nicht .", "Hund 2 kommt nicht ."]),
+                        ("tgt.incorrect.de", ["Hund 1 kommt .", "Hund 2 kommt ."])):
+        (distil / name).write_text("\n".join(lines) + "\n")
+    bf16 = load_model(str(tiny_models["gpt2"]), dtype="bfloat16")
+    run = runner.score("minpairs", bf16, str(tmp_path / "distil"), out=tmp_path / "runs", progress=False, discrepancy=False,
+                       precision_sample=0, prompt="E: {source}\\nG:")
+    assert "Computed in bfloat16, not checked against float32 (--precision-check 0)." in (run.path / "report.md").read_text()
+
+    class Aggregates:
+        name, decision = "vast", staticmethod(lambda record: None)
+
+    assert runner.precision_check(Aggregates(), bf16, [{"id": "a"}], run, 32) == {
+        "dtype": "bfloat16", "checked": False, "why": "vast reports aggregates only, no per-item decision"}
+    assert runner.precision_check(Aggregates(), load_model(str(tiny_models["gpt2"])), [{"id": "a"}], run, 32) is None  # float32

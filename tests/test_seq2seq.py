@@ -282,3 +282,31 @@ def test_targets_of_one_source_decoded_as_a_prefix_tree(tiny_models, name, tree)
     want = [model.conditional_logprobs(sources, targets, reduce) for reduce in ("sum", "mean")]
     np.testing.assert_allclose(got, want, atol=1e-5)
     assert got[0][3] == pytest.approx(got[0][4])
+
+
+@pytest.mark.parametrize("name,attention", [("marian", "sdpa"), ("bart", "sdpa"), ("marian", "eager")])
+def test_sources_packed_side_by_side_score_as_padded_rows(tiny_models, name, attention):
+    """Several sources share a row (each attends to itself, positions from 0; each decoder tree attends to its own
+    source only), rows of several batches, narrowed for one batch: the same log-probs as one target per padded row."""
+    model = load_model(str(tiny_models[name]), device="cpu", batch_size=3)
+    model.model.config._attn_implementation = attention
+    sources = ["the dog is a pet .", "a", "good is bad", "the cat sat on the mat and the dog sat on the rug .", "hot", "the dog", "cold is not hot ."]
+    targets = [["der Hund ist ein Tier .", "der Hund ist eine Tier ."], ["ein"], ["gut ist schlecht", "gut ist schlecht", "gut"],
+               ["die Katze saß auf der Matte und der Hund auf dem Teppich ."], ["ein"], ["der Hund", "der Hunde"], ["kalt ist nicht heiß ."]]
+    flat_src = [s for s, ts in zip(sources, targets) for _ in ts]
+    flat_tgt = [t for ts in targets for t in ts]
+    items = [(model.encode(s).ids, [model.target_ids(t) for t in ts]) for s, ts in zip(sources, targets)]
+    sizes = [(len(s), len(model._trie(ts).tokens)) for s, ts in items]
+    for width in (model.sizer.pack_width, 24):
+        rows, (enc, dec) = model._layout(sizes, width)
+        assert sorted(i for row in rows for i in row) == list(range(len(items)))
+        assert all(sum(sizes[i][0] for i in row) <= enc and sum(sizes[i][1] for i in row) <= dec for row in rows)
+    assert any(len(row) > 1 for row in model._layout(sizes, 24)[0])
+    assert model.trees is True
+    got = model.conditional_logprobs(flat_src, flat_tgt, "sum")
+    model.sizer.size = 100  # one batch: rows narrowed to as many as the pack width gave
+    one_batch = model.conditional_logprobs(flat_src, flat_tgt, "sum")
+    model.__dict__["trees"] = False
+    want = model.conditional_logprobs(flat_src, flat_tgt, "sum")
+    np.testing.assert_allclose(got, want, atol=1e-5)
+    np.testing.assert_allclose(one_batch, want, atol=1e-5)

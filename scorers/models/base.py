@@ -179,10 +179,15 @@ class ScoringModel:
             n = len(trie.tokens)
             ids[r, :n], positions[r, :n] = torch.tensor(trie.tokens, dtype=torch.long), torch.tensor(trie.depths, dtype=torch.long)
             parents[r, :n] = torch.tensor(trie.parents, dtype=torch.long)
-        mask = ancestor_mask(parents)[:, None]
-        if self.model.config._attn_implementation != "sdpa":  # eager attention adds the mask to its scores
+        return ids.to(self.device), positions.to(self.device), self.mask_form(ancestor_mask(parents))
+
+    def mask_form(self, mask: torch.Tensor) -> torch.Tensor:
+        """A bool [rows, queries, keys] mask (True: may attend) as the model's attention takes a 4D mask, on its
+        device: bool for SDPA; eager attention adds it to its scores, so 0 / the dtype's minimum."""
+        mask = mask[:, None]
+        if self.model.config._attn_implementation != "sdpa":
             mask = torch.zeros(mask.shape, dtype=self.model.dtype).masked_fill(~mask, torch.finfo(self.model.dtype).min)
-        return ids.to(self.device), positions.to(self.device), mask.to(self.device)
+        return mask.to(self.device)
 
     def head_logprobs(self, rows: torch.Tensor, cols: torch.Tensor, forward, targets: torch.Tensor, index: torch.Tensor | None = None) -> torch.Tensor:
         """log p(targets[i]) at position (rows[j], cols[j]), j = index[i] (default: i), of the logits ``forward()``

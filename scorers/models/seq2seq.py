@@ -24,7 +24,7 @@ from wordbench.spec import Spec, opt
 
 from .base import Encoded, LineSteps, ModelError, ScoringModel, split_by
 from .causal import check_strategy, finish_generation, generation_config, seeded
-from .trie import build_trie
+from .trie import Trie, build_trie, forest
 
 REDUCTIONS = ("mean", "sum")
 INFILL = ("auto", "sentinel", "mask")
@@ -190,8 +190,10 @@ class Seq2SeqLM(ScoringModel):
         for n, src in enumerate(sources):
             groups.setdefault(src, []).append(n)
         items = [(self.encode(src).ids, [self.target_ids(targets[n]) for n in idx]) for src, idx in groups.items()]
-        score = self._score_tree if self.trees else self._score_batch
-        scores = self.batched(items, [len(s) + sum(map(len, t)) for s, t in items], score, "conditional log-probs")
+        if self.trees:
+            scores = self._score_rows(items)
+        else:
+            scores = self.batched(items, [len(s) + sum(map(len, t)) for s, t in items], self._score_batch, "conditional log-probs")
         out = [0.0] * len(sources)
         for idx, token_lps in zip(groups.values(), scores):
             for n, lps in zip(idx, token_lps):
@@ -215,11 +217,12 @@ class Seq2SeqLM(ScoringModel):
         values = self.head_logprobs(at_row, at_col, forward, torch.tensor([x for t in flat for x in t], device=self.device)).cpu().tolist()
         return split_by(split_by(values, map(len, flat)), (len(tgts) for _, tgts in batch))
 
+    @staticmethod
     @contextlib.contextmanager
-    def _decoder_positions(self, positions: torch.Tensor):
-        """While inside, the decoder's position embedding reads ``positions`` [batch, length], not 0, 1, 2, ...
-        (which can run past the model's positions in a wide tree): the module itself is asked, one row at a
-        time, since Marian's and BART's read 1D positions."""
+    def _positions(module, positions: torch.Tensor):
+        """While inside, the position embedding ``module`` reads ``positions`` [batch, length], not 0, 1, 2, ...
+        (a packed row restarts them for each source, a tree row's are depths): the module itself is asked, one
+        row at a time, since Marian's and BART's read 1D positions."""
         def first_row(module, args, kwargs):
             return args, {**kwargs, "position_ids": positions[0]}
 
@@ -227,7 +230,6 @@ class Seq2SeqLM(ScoringModel):
             rows = [output] + [module.forward(*args, **{**kwargs, "position_ids": row}) for row in positions[1:]]
             return torch.stack([r.reshape(r.shape[-2:]) for r in rows])
 
-        module = self.model.get_decoder().embed_positions
         handles = [module.register_forward_pre_hook(first_row, with_kwargs=True), module.register_forward_hook(every_row, with_kwargs=True)]
         try:
             yield
@@ -235,38 +237,108 @@ class Seq2SeqLM(ScoringModel):
             for handle in handles:
                 handle.remove()
 
-    def _score_tree(self, batch):
-        """(source ids, [target ids]) groups, one per row: the source encoded once, the decoder row the prefix tree
-        of its decoder inputs (start + target but its last token), so a prefix the targets share (a minimal
-        pair's words before the edit) is decoded once (``tree_inputs``: positions are depths, a token sees its
-        ancestors). The head runs once per tree node, however many targets read it."""
-        ids, mask = self.pad([src for src, _ in batch])
-        tries = [build_trie([[self.decoder_start_id] + t[:-1] for t in tgts]) for _, tgts in batch]
-        self.check_length(max(len(t) for _, tgts in batch for t in tgts))  # positions go as deep as the longest target
+    def _trie(self, targets: Sequence[Sequence[int]]) -> Trie:
+        """The prefix tree of a source's decoder inputs (start + target but its last token)."""
+        return build_trie([[self.decoder_start_id] + list(t[:-1]) for t in targets])
+
+    def _layout(self, sizes: Sequence[tuple[int, int]], width: int) -> tuple[list[list[int]], tuple[int, int]]:
+        """Items of (source tokens, tree nodes) filled into rows of about ``width`` tokens, shared between source and
+        decoder side as the items share them (an item longer than that gets the row's full width): first fit over
+        the last 8 rows, longest first. Returns the rows (item indices) and the (source, decoder) width."""
+        src, dec = sum(s for s, _ in sizes), sum(d for _, d in sizes)
+        widths = (max(max(s for s, _ in sizes), round(width * src / (src + dec))), max(max(d for _, d in sizes), round(width * dec / (src + dec))))
+        rows: list[list[int]] = []
+        room: list[list[int]] = []
+        for i in sorted(range(len(sizes)), key=lambda i: -sum(sizes[i])):
+            s, d = sizes[i]
+            fit = next((r for r in range(max(len(rows) - 8, 0), len(rows)) if room[r][0] >= s and room[r][1] >= d), None)
+            if fit is None:
+                rows.append([])
+                room.append(list(widths))
+                fit = len(rows) - 1
+            rows[fit].append(i)
+            room[fit][0] -= s
+            room[fit][1] -= d
+        return rows, widths
+
+    def _score_rows(self, items):
+        """(source ids, [target ids]) items, several to a row (``_layout`` at ``sizer.pack_width``): what fits in one
+        batch gets rows as narrow as that many rows allow. Per item, its targets' token log-probs."""
+        self.check_length(max(len(t) for _, tgts in items for t in tgts))  # decoder positions go as deep as the longest target
+        sizes = [(len(src), len(self._trie(tgts).tokens)) for src, tgts in items]
+        rows, widths = self._layout(sizes, self.sizer.pack_width)
+        if 1 < len(rows) <= self.sizer.size:
+            low, high = 1, self.sizer.pack_width
+            while low < high:
+                mid = (low + high) // 2
+                if len(self._layout(sizes, mid)[0]) <= len(rows):
+                    high = mid
+                else:
+                    low = mid + 1
+            rows, widths = self._layout(sizes, high)
+        out: list = [None] * len(items)
+        batches = [[items[i] for i in row] for row in rows]
+        for row, per_row in zip(rows, self.batched(batches, [sum(widths)] * len(rows), self._score_packed, "conditional log-probs")):
+            for i, per_item in zip(row, per_row):
+                out[i] = per_item
+        return out
+
+    def _score_packed(self, batch):
+        """Rows of (source ids, [target ids]) items. A row holds its sources side by side, each attending to itself
+        with positions from 0, and its items' decoder prefix trees side by side (``forest``: a prefix the targets
+        of one source share is decoded once; positions are depths, a token sees its ancestors); each decoder token
+        attends to its own source only. The head runs once per tree node, however many targets read it."""
+        enc_width = max(sum(len(src) for src, _ in row) for row in batch)
+        ids = torch.full((len(batch), enc_width), self.pad_id, dtype=torch.long)
+        enc_pos = torch.zeros((len(batch), enc_width), dtype=torch.long)
+        enc_seg = torch.full((len(batch), enc_width), -1, dtype=torch.long)
+        tries, dec_seg = [], []
+        for r, row in enumerate(batch):
+            at = 0
+            for g, (src, _) in enumerate(row):
+                ids[r, at : at + len(src)], enc_pos[r, at : at + len(src)] = torch.tensor(src), torch.arange(len(src))
+                enc_seg[r, at : at + len(src)] = g
+                at += len(src)
+            parts = [self._trie(tgts) for _, tgts in row]
+            tries.append(forest(parts))
+            dec_seg.append([g for g, part in enumerate(parts) for _ in part.tokens])
+        dec, dec_pos, dec_mask = self.tree_inputs(tries)
+        seg = torch.full(dec.shape, -2, dtype=torch.long)  # filler: no source
+        for r, row_seg in enumerate(dec_seg):
+            seg[r, : len(row_seg)] = torch.tensor(row_seg, dtype=torch.long)
+        enc_mask = (enc_seg[:, :, None] == enc_seg[:, None, :]) | torch.eye(enc_width, dtype=torch.bool)  # filler sees itself
+        cross = seg[:, :, None] == enc_seg[:, None, :]
+        cross[:, :, 0] |= seg < 0  # decoder filler sees the first source token, so that no row of its softmax is empty
+        targets = [[t for _, tgts in row for t in tgts] for row in batch]  # in the order of the forest's paths
         reads = [[(r, path[j], token) for j, token in enumerate(target)]
-                 for r, ((_, tgts), trie) in enumerate(zip(batch, tries)) for target, path in zip(tgts, trie.paths)]
-        dec, positions, dec_mask = self.tree_inputs(tries)
+                 for r, (row, trie) in enumerate(zip(targets, tries)) for target, path in zip(row, trie.paths)]
+        ids, enc_pos = ids.to(self.device), enc_pos.to(self.device)
+        with self._positions(self.model.get_encoder().embed_positions, enc_pos):
+            encoded = self.model.get_encoder()(input_ids=ids, attention_mask=self.mask_form(enc_mask)).last_hidden_state
 
         def forward():
-            with self._decoder_positions(positions):
-                return self.model(input_ids=ids, attention_mask=mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask, use_cache=False).logits
+            with self._positions(self.model.get_decoder().embed_positions, dec_pos):
+                return self.model(encoder_outputs=(encoded,), attention_mask=self.mask_form(cross), decoder_input_ids=dec,
+                                  decoder_attention_mask=dec_mask, use_cache=False).logits
 
-        return split_by(self.tree_logprobs(reads, forward), (len(tgts) for _, tgts in batch))
+        per_target = iter(self.tree_logprobs(reads, forward))
+        return [[[next(per_target) for _ in tgts] for _, tgts in row] for row in batch]
 
     @functools.cached_property
     def trees(self) -> bool:
-        """Whether this model scores a source's targets as a prefix tree (``_score_tree``) as it scores one target
-        per padded row: checked once on a short minimal pair. Models whose decoder has no ``embed_positions``
-        taking ``position_ids`` (T5's relative positions) or ignores a 4D mask decode one row per target."""
-        if getattr(self.model.get_decoder(), "embed_positions", None) is None:
+        """Whether this model scores packed rows of prefix trees (``_score_packed``) as it scores one target per
+        padded row: checked once on a short minimal pair and a second source sharing its row, beside a row of one.
+        Models whose encoder or decoder has no ``embed_positions`` taking ``position_ids`` (T5's relative
+        positions) or that ignore a 4D mask decode one row per target."""
+        if any(getattr(part, "embed_positions", None) is None for part in (self.model.get_encoder(), self.model.get_decoder())):
             return False
         probe = [(self.encode(src).ids, [self.target_ids(t) for t in tgts]) for src, tgts in TREE_PROBE]
         try:
             with torch.inference_mode(), self.probing():
-                tree, rows = self._score_tree(probe), self._score_batch(probe)
+                packed, rows = self._score_packed([probe, probe[1:]]), self._score_batch(probe + probe[1:])
         except (TypeError, ValueError, RuntimeError):
             return False
-        return self.scores_agree([x for group in tree for x in group], [y for group in rows for y in group])
+        return self.scores_agree([x for row in packed for item in row for x in item], [y for item in rows for y in item])
 
     def translate(self, sources: Sequence[str], beam: int = 5, max_new_tokens: int = 256) -> list[str]:
         """Beam-search translations (deterministic; the checkpoint's own sampling or penalties are not used)."""

@@ -51,6 +51,18 @@ def build_trie(seqs: Sequence[Sequence[int]]) -> Trie:
     return Trie(tokens, parents, depths, paths)
 
 
+def forest(tries: Sequence[Trie]) -> Trie:
+    """Several prefix trees side by side in one row, sharing nothing: nodes, parents and paths offset."""
+    tokens, parents, depths, paths = [], [], [], []
+    for trie in tries:
+        at = len(tokens)
+        tokens += trie.tokens
+        parents += [p + at if p >= 0 else -1 for p in trie.parents]
+        depths += trie.depths
+        paths += [[n + at for n in path] for path in trie.paths]
+    return Trie(tokens, parents, depths, paths)
+
+
 def ancestor_mask(parents: torch.Tensor) -> torch.Tensor:
     """[rows, width] parent indices (within the row; -1 for a root or filler) -> [rows, width, width] bool:
     a node sees itself and its ancestors. Parents come before their children."""
