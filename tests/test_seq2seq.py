@@ -310,3 +310,12 @@ def test_sources_packed_side_by_side_score_as_padded_rows(tiny_models, name, att
     want = model.conditional_logprobs(flat_src, flat_tgt, "sum")
     np.testing.assert_allclose(got, want, atol=1e-5)
     np.testing.assert_allclose(one_batch, want, atol=1e-5)
+
+
+def test_packed_rows_refuse_a_source_past_the_positions_and_take_no_items(tiny_models):
+    from wordbench.scorers.models import ModelError
+
+    model = load_model(str(tiny_models["marian"]), device="cpu", batch_size=4)
+    assert model.trees is True and model.conditional_logprobs([], []) == []
+    with pytest.raises(ModelError, match="longer than"):
+        model.conditional_logprobs(["the dog " * 40], ["der Hund"])

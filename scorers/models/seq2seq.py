@@ -264,7 +264,9 @@ class Seq2SeqLM(ScoringModel):
     def _score_rows(self, items):
         """(source ids, [target ids]) items, several to a row (``_layout`` at ``sizer.pack_width``): what fits in one
         batch gets rows as narrow as that many rows allow. Per item, its targets' token log-probs."""
-        self.check_length(max(len(t) for _, tgts in items for t in tgts))  # decoder positions go as deep as the longest target
+        if not items:
+            return []
+        self.check_length(max(max(len(src), *map(len, tgts)) for src, tgts in items))  # positions restart for each source and target
         sizes = [(len(src), len(self._trie(tgts).tokens)) for src, tgts in items]
         rows, widths = self._layout(sizes, self.sizer.pack_width)
         if 1 < len(rows) <= self.sizer.size:
