@@ -335,10 +335,30 @@ def test_half_precision_models_probe_their_layouts_in_float32(tiny_models, name)
     bf16 run, a GPU's default, on padded rows: the probe now runs in float32 and the weights come back bit-exact."""
     model = load_model(str(tiny_models[name]), device="cpu", batch_size=4, dtype="bfloat16")
     before = {k: v.clone() for k, v in model.model.state_dict().items()}
-    seen = []
+    dtypes = {k: v.dtype for k, v in [*model.model.named_parameters(), *model.model.named_buffers()]}
+    if name == "llama":  # a bf16 load keeps RoPE's inv_freq (a non-persistent buffer) in float32; so must the probe
+        assert dtypes["model.rotary_emb.inv_freq"] == torch.float32
+    seen, compared_in = [], []
     hook = model.model.register_forward_pre_hook(lambda module, args: seen.append(module.dtype))
+    agree = model.scores_agree
+    model.scores_agree = lambda got, want: compared_in.append(model.model.dtype) or agree(got, want)
     assert (model.packs if name == "llama" else model.trees) is True
     hook.remove()
-    assert seen and set(seen) == {torch.float32}
+    assert seen and set(seen) == {torch.float32} and set(compared_in) == {torch.float32}  # compared at float32's tolerance
     assert model.model.dtype == torch.bfloat16
+    assert {k: v.dtype for k, v in [*model.model.named_parameters(), *model.model.named_buffers()]} == dtypes
     assert all(torch.equal(before[k], v) for k, v in model.model.state_dict().items())
+
+
+def test_the_fused_heads_first_call_is_one_forward_pass_and_a_token_past_the_head_is_refused(tiny_models):
+    """The first call reads the model's own logits and the states for the fused head from one pass (a forward that
+    changes state, as a continued cache, runs once); a target id past the head's rows raises, not garbage."""
+    model = load_model(str(tiny_models["llama"]), device="cpu", batch_size=4)
+    model.__dict__["packs"] = False
+    calls = []
+    hook = model.model.register_forward_pre_hook(lambda module, args: calls.append(1))
+    model.sequence_logprobs(["the cat is a pet ."])
+    hook.remove()
+    assert model.fused_head is True and len(calls) == 1
+    with pytest.raises(ModelError, match="outside"):
+        model.fused_logprobs(torch.zeros(1, model.model.config.hidden_size), torch.tensor([model.model.config.vocab_size]))

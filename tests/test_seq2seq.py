@@ -314,8 +314,12 @@ def test_sources_packed_side_by_side_score_as_padded_rows(tiny_models, name, att
 
 def test_packed_rows_refuse_a_source_past_the_positions_and_take_no_items(tiny_models):
     from wordbench.scorers.models import ModelError
+    from wordbench.scorers.models.base import Encoded
 
     model = load_model(str(tiny_models["marian"]), device="cpu", batch_size=4)
     assert model.trees is True and model.conditional_logprobs([], []) == []
     with pytest.raises(ModelError, match="longer than"):
         model.conditional_logprobs(["the dog " * 40], ["der Hund"])
+    model.encode = lambda text: type(model).encode(model, text) if text else Encoded([], [], [])  # a tokenizer without EOS
+    with pytest.raises(ModelError, match="encodes to no tokens"):
+        model.conditional_logprobs(["", "a"], ["der", "ein"])

@@ -26,7 +26,7 @@ POOLS = ("first", "last", "mean", "max")
 LSE_CHUNK = {"cpu": 32, "cuda": 1024}  # logit rows per log-sum-exp: on CPU a float32 copy of 32 x vocab stays in cache (5x faster than 1024 rows)
 # (rows, vocabulary entries) of the LM head computed at once when it is fused with the log-sum-exp: on CPU a 4096-entry
 # slice of the head's weights stays in cache while every row reads it (the head GEMM at 157 vs 90 GFLOP/s, perf/limit.py)
-HEAD_BLOCK = {"cpu": (1024, 4096), "cuda": (8192, 65536)}
+HEAD_BLOCK = {"cpu": (1024, 4096), "cuda": (4096, 32768)}  # CUDA: a 512 MiB float32 block (not tuned: no GPU here)
 
 
 def split_by(flat: Sequence, sizes: Iterable[int]) -> list[list]:
@@ -191,28 +191,27 @@ class ScoringModel:
 
     def head_logprobs(self, rows: torch.Tensor, cols: torch.Tensor, forward, targets: torch.Tensor, index: torch.Tensor | None = None) -> torch.Tensor:
         """log p(targets[i]) at position (rows[j], cols[j]), j = index[i] (default: i), of the logits ``forward()``
-        returns, in float32. Fused where it is exact: the body runs without the head, then the head and the
+        returns, in float32. Fused where the model allows: the body runs without the head, then the head and the
         log-sum-exp run a block of vocabulary at a time (``fused_logprobs``), so no [positions, vocab] logits are
-        held. The first call checks the fused values against the model's own logits; a model that does more
-        after its head than a bias (scaling, soft-capping) keeps ``head_at``."""
-        fused = None
-        if self.fused_head is not False and self._head_weights() is not None:
-            try:
-                with self.states_at(rows, cols) as states:
-                    forward()
-                fused = self.fused_logprobs(states(), targets, index)
-            except torch.OutOfMemoryError:
-                raise  # the batch sizer's to handle, not a reason to leave the fused head
-            except (TypeError, ValueError, IndexError, RuntimeError):
-                if self.fused_head:
-                    raise
-                self.fused_head = False
-            if self.fused_head:
-                return fused
-        with self.head_at(rows, cols) as pick:
-            logits = pick(forward())
+        held. The first call with targets scores through the model's own head and checks the fused values against
+        it (``scores_agree``), in the same forward pass; a model that does more after its head than a bias
+        (scaling, soft-capping) keeps ``head_at``."""
+        if self.fused_head:
+            with self.states_at(rows, cols) as states:
+                forward()
+            return self.fused_logprobs(states(), targets, index)
+        if self.fused_head is False or not len(targets) or self._head_weights() is None:
+            with self.head_at(rows, cols) as pick:
+                logits = pick(forward())
+            return token_logprobs(logits, targets, index)
+        with self.states_at(rows, cols, feed_head=True) as states:  # the head reads the kept states: one pass
+            logits = forward()[:, 0]
         values = token_logprobs(logits, targets, index)
-        if self.fused_head is None and fused is not None:
+        try:
+            fused = self.fused_logprobs(states(), targets, index)
+        except (TypeError, ValueError, IndexError, RuntimeError):  # a head the fused path cannot take
+            self.fused_head = False
+        else:
             self.fused_head = self.scores_agree([fused.tolist()], [values.tolist()])
         return values
 
@@ -233,6 +232,9 @@ class ScoringModel:
         """``token_logprobs`` of the head's logits at ``states`` [positions, dim], computed a block of
         (positions, vocabulary) at a time: each block's log-sum-exp and the targets that fall in it, combined."""
         weight, bias = self._head_weights()
+        if len(targets) and int(targets.max()) >= len(weight):
+            raise ModelError(f"token id {int(targets.max())} is outside {self.info.name}'s LM head ({len(weight)} entries): "
+                             "the tokenizer has tokens the model's head lacks")
         states = states.to(weight.device)
         rows = torch.arange(len(targets), device=states.device) if index is None else index.to(states.device)
         targets = targets.to(states.device)
@@ -296,36 +298,36 @@ class ScoringModel:
 
     @contextlib.contextmanager
     def computing_in(self, dtype: torch.dtype):
-        """While inside, the weights are cast to ``dtype`` and back after (bf16 -> fp32 -> bf16 gives the same
-        weights): the same model computed at another precision, without a second copy of it."""
-        before = self.model.dtype
-        self.model.to(dtype)
+        """While inside, the weights are cast to ``dtype``; after, each parameter and buffer goes back to its own
+        dtype (bf16 -> fp32 -> bf16 gives the same weights, and a buffer a half-precision load keeps in fp32, as
+        RoPE's ``inv_freq``, stays fp32): the same model computed at another precision, without a second copy."""
+        kept = [(store, name, t.dtype) for module in self.model.modules() for store in (module._parameters, module._buffers)
+                for name, t in store.items() if t is not None]
         try:
+            self.model.to(dtype)
             yield
         finally:
-            self.model.to(before)
+            for store, name, dt in kept:
+                t = store[name]
+                if t.dtype != dt:
+                    if isinstance(t, torch.nn.Parameter):
+                        t.data = t.data.to(dt)
+                    else:
+                        store[name] = t.to(dt)
 
     @contextlib.contextmanager
     def probing(self):
-        """While inside, a model in half precision computes in float32 (cast in place, as ``computing_in``), so a
-        probe of a faster layout tells a mask or position the model ignores from half precision's rounding
-        (SmolLM2 in bf16: 0.17 nats between packed and padded rows, where the probe asks 1e-4). A sharded model,
-        or one that does not fit in float32 on its GPU, is probed as it is (at half precision's tolerance)."""
-        before = self.model.dtype
-        if before in (torch.float32, torch.float64) or getattr(self.model, "hf_device_map", None):
+        """While inside, a model in half precision computes in float32 (``computing_in``), so a probe of a faster
+        layout tells a mask or position the model ignores from half precision's rounding (SmolLM2 in bf16: 0.17
+        nats between packed and padded rows): compare inside, where ``scores_agree`` asks 1e-4. A sharded model, or
+        one that does not fit in float32 on its GPU, is probed as it is (at half precision's tolerance)."""
+        with contextlib.ExitStack() as stack:
+            if self.model.dtype not in (torch.float32, torch.float64) and not getattr(self.model, "hf_device_map", None):
+                try:
+                    stack.enter_context(self.computing_in(torch.float32))
+                except torch.cuda.OutOfMemoryError:  # computing_in has put every tensor back
+                    torch.cuda.empty_cache()
             yield
-            return
-        try:
-            self.model.to(torch.float32)
-        except torch.cuda.OutOfMemoryError:
-            self.model.to(before)
-            torch.cuda.empty_cache()
-            yield
-            return
-        try:
-            yield
-        finally:
-            self.model.to(before)
 
     # --- the LM head only where it is read -------------------------------------------------------
     @contextlib.contextmanager
@@ -351,15 +353,16 @@ class ScoringModel:
             handle.remove()
 
     @contextlib.contextmanager
-    def states_at(self, rows: torch.Tensor, cols: torch.Tensor):
-        """While inside, the LM head is given no position at all (the model's logits are empty) and the hidden
-        states it would have read at ``(rows[i], cols[i])`` are kept. Yields a function returning them [n, dim]."""
+    def states_at(self, rows: torch.Tensor, cols: torch.Tensor, feed_head: bool = False):
+        """While inside, the hidden states the LM head would read at ``(rows[i], cols[i])`` are kept, and the head
+        is given none of them (the model's logits are empty), or with ``feed_head`` those alone, as ``head_at``.
+        Yields a function returning the kept states [n, dim]."""
         kept: list[torch.Tensor] = []
 
         def keep(module, args):
             states = args[0]
             kept.append(states[rows.to(states.device), cols.to(states.device)])
-            return (kept[-1][:0].unsqueeze(1), *args[1:])
+            return ((kept[-1] if feed_head else kept[-1][:0]).unsqueeze(1), *args[1:])
 
         handle = self.model.get_output_embeddings().register_forward_pre_hook(keep)
         try:

@@ -242,13 +242,13 @@ class CausalLM(ScoringModel):
         texts = [("", PACK_PROBE[0]), ("The cat", " sat on the mat."), ("The cat", " sat on the rug."), ("", PACK_PROBE[1])]
         probe = [(self.encode(c.rstrip()).ids, self.encode(c[len(c.rstrip()):] + t, bos=False).ids) for c, t in texts]
         try:
-            with torch.inference_mode(), self.probing():
+            with self.probing(), torch.inference_mode():
                 rows = self._score_tree([[(probe[0][0], [probe[0][1]]), (probe[1][0], [probe[1][1], probe[2][1]]), (probe[3][0], [probe[3][1]])]])[0]
                 packed = [rows[0][0], *rows[1], rows[2][0]]
                 alone = [self._score_whole([p])[0] for p in probe]
+                return self.scores_agree(packed, alone)  # inside: at float32's tolerance
         except (TypeError, ValueError, RuntimeError):
             return False
-        return self.scores_agree(packed, alone)
 
     def _score_shared(self, batch):
         """(context ids, [continuation ids]) groups: the context runs once with the cache kept, the head at

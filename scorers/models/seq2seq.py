@@ -190,6 +190,8 @@ class Seq2SeqLM(ScoringModel):
         for n, src in enumerate(sources):
             groups.setdefault(src, []).append(n)
         items = [(self.encode(src).ids, [self.target_ids(targets[n]) for n in idx]) for src, idx in groups.items()]
+        if any(not src for src, _ in items):  # nothing for the decoder to attend to
+            raise ModelError(f"a source encodes to no tokens with {self.info.name} (an empty source and no EOS): give each pair a source")
         if self.trees:
             scores = self._score_rows(items)
         else:
@@ -243,8 +245,8 @@ class Seq2SeqLM(ScoringModel):
 
     def _layout(self, sizes: Sequence[tuple[int, int]], width: int) -> tuple[list[list[int]], tuple[int, int]]:
         """Items of (source tokens, tree nodes) filled into rows of about ``width`` tokens, shared between source and
-        decoder side as the items share them (an item longer than that gets the row's full width): first fit over
-        the last 8 rows, longest first. Returns the rows (item indices) and the (source, decoder) width."""
+        decoder side as the items share them (a longer item widens every row to its own): first fit over the last
+        8 rows, longest first. Returns the rows (item indices) and the (source, decoder) width."""
         src, dec = sum(s for s, _ in sizes), sum(d for _, d in sizes)
         widths = (max(max(s for s, _ in sizes), round(width * src / (src + dec))), max(max(d for _, d in sizes), round(width * dec / (src + dec))))
         rows: list[list[int]] = []
@@ -336,11 +338,11 @@ class Seq2SeqLM(ScoringModel):
             return False
         probe = [(self.encode(src).ids, [self.target_ids(t) for t in tgts]) for src, tgts in TREE_PROBE]
         try:
-            with torch.inference_mode(), self.probing():
+            with self.probing(), torch.inference_mode():
                 packed, rows = self._score_packed([probe, probe[1:]]), self._score_batch(probe + probe[1:])
+                return self.scores_agree([x for row in packed for item in row for x in item], [y for item in rows for y in item])
         except (TypeError, ValueError, RuntimeError):
             return False
-        return self.scores_agree([x for row in packed for item in row for x in item], [y for item in rows for y in item])
 
     def translate(self, sources: Sequence[str], beam: int = 5, max_new_tokens: int = 256) -> list[str]:
         """Beam-search translations (deterministic; the checkpoint's own sampling or penalties are not used)."""
