@@ -778,6 +778,15 @@ def test_reduced_precision_run_reports_its_agreement_with_float32_once(tiny_mode
     assert default == runner.PRECISION_SAMPLE
 
 
+def _two_item_set(tmp_path) -> None:
+    """``tmp_path/distil``: one contrastive set of two items."""
+    distil = tmp_path / "distil" / "polarity_particle_nicht_del.human"
+    distil.mkdir(parents=True)
+    for name, lines in (("src.en", ["dog 1 .", "dog 2 ."]), ("tgt.correct.de", ["Hund 1 kommt nicht .", "Hund 2 kommt nicht ."]),
+                        ("tgt.incorrect.de", ["Hund 1 kommt .", "Hund 2 kommt ."])):
+        (distil / name).write_text("\n".join(lines) + "\n")
+
+
 def test_precision_check_that_runs_out_of_memory_leaves_the_run_whole(tiny_models, tmp_path, monkeypatch, capsys):
     """A model too big for float32 on its GPU: the check is skipped with a warning, the weights stay bf16, the run's
     summary and report are written without a precision line."""
@@ -786,11 +795,7 @@ def test_precision_check_that_runs_out_of_memory_leaves_the_run_whole(tiny_model
     from wordbench.benchmarks import runner
     from wordbench.scorers.models import load_model
 
-    distil = tmp_path / "distil" / "polarity_particle_nicht_del.human"
-    distil.mkdir(parents=True)
-    for name, lines in (("src.en", ["dog 1 .", "dog 2 ."]), ("tgt.correct.de", ["Hund 1 kommt nicht .", "Hund 2 kommt nicht ."]),
-                        ("tgt.incorrect.de", ["Hund 1 kommt .", "Hund 2 kommt ."])):
-        (distil / name).write_text("\n".join(lines) + "\n")
+    _two_item_set(tmp_path)
     bf16 = load_model(str(tiny_models["gpt2"]), dtype="bfloat16")
     real_to = bf16.model.to
 
@@ -817,11 +822,7 @@ def test_a_reduced_precision_run_not_checked_says_why(tiny_models, tmp_path):
     from wordbench.benchmarks import runner
     from wordbench.scorers.models import load_model
 
-    distil = tmp_path / "distil" / "polarity_particle_nicht_del.human"
-    distil.mkdir(parents=True)
-    for name, lines in (("src.en", ["dog 1 .", "dog 2 ."]), ("tgt.correct.de", ["Hund 1 kommt nicht .", "Hund 2 kommt nicht ."]),
-                        ("tgt.incorrect.de", ["Hund 1 kommt .", "Hund 2 kommt ."])):
-        (distil / name).write_text("\n".join(lines) + "\n")
+    _two_item_set(tmp_path)
     bf16 = load_model(str(tiny_models["gpt2"]), dtype="bfloat16")
     run = runner.score("minpairs", bf16, str(tmp_path / "distil"), out=tmp_path / "runs", progress=False, discrepancy=False,
                        precision_sample=0, prompt="E: {source}\\nG:")
