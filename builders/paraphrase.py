@@ -62,6 +62,12 @@ Since 2.4.0 (issue 26, a reader accepted 20 of 40) x_a reads in its sense and th
   "sand dunes": a sibling may still fill the head, "sand hills").
 - no WordNet example opening with a/an has a relative pronoun before its first verb (``fragments``, ``relative_first``: "A
   purblind oligarchy that flatly refused ...": a noun phrase).
+
+Since 2.5.0 (issue 26, a reader read the whole 2.4.0 build and accepted 63 of 95) a review file does what the paper's annotator
+did (``review``, ``paraphrase_review``): the rules above cannot know that a pope is a clergyman or a yacht a boat, so readers'
+verdicts replace the part of a triple that failed (the carrier, x_h, or x_a under that x_h for every x) and each row says
+whether a reader accepted it (``reviewed``). No carrier uses x as its verb (``verb_use``: "the prosecutor will consent",
+"Agamemnon consents").
 """
 
 from __future__ import annotations
@@ -76,12 +82,13 @@ from pathlib import Path
 
 import datasets
 
-from wordbench.errors import ConfigError
+from wordbench.errors import ConfigError, SourceError
 from wordbench.progress import bar, stage
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 
 from .base import Builder
 from .paraphrase_format import SETS, files_in, read_sets
+from .paraphrase_review import Review, load_review
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import OFFLINE_EN, corpus_info, iter_corpus_lines
 from .sources.frequencies import PER_BILLION, WIKITEXT103_TRAIN_TOKENS, load_frequencies, zipf
@@ -104,6 +111,8 @@ HOLE_BEFORE = frozenset("of from to at in by with about approximately around nea
 HOLE_AFTER = frozenset([",", ".", ")", ";", ":", "in", "to"])
 MEASURES = frozenset("length width height depth diameter area size weight".split())  # "greater than in length": a number was removed
 AUXILIARIES = frozenset("is was are were has have had will would can could may might must shall should does did do".split())
+MODALS = frozenset("will would can could may might must shall should does did do to".split())  # a word after one is its verb
+SUBJECTS = frozenset("he she it who".split())  # "she consents": the -s form after one is the verb's
 CONTENT_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")  # a lower-cased token or gloss word that can carry a sense
 # Nouns that take the head of a gloss's noun phrase after "of" ("one of the bony segments", "a pair of appendages").
 PARTITIVES = frozenset("any one either each several various kind type sort form variety class pair member group part".split())
@@ -130,6 +139,7 @@ FEATURES = datasets.Features(
         "hypernym_rate": datasets.Value("float64"),
         "sibling_rate": datasets.Value("float64"),
         "synsets": datasets.Sequence(datasets.Value("string")),  # x, x_h, x_a synset names
+        "reviewed": datasets.Value("bool"),  # the review accepted this triple with this carrier
     }
 )
 
@@ -163,6 +173,7 @@ class Config(Spec):
     sibling_senses: int = opt(6, "x_a's word has at most this many WordNet noun senses: a reader takes a very polysemous word in another sense (no \"caller\", 7; \"cup\", 8; \"inversion\", 9; \"word\", 10) (0: no limit)", ge=0)
     compounds: bool = opt(True, "no carrier uses x inside a WordNet compound noun with the word before or after it (\"bank robbers\": bank_robber, \"sand dunes\": sand_dune): the probes change a fixed name, whose head a sibling may still fill (\"sand hills\")")
     fragments: bool = opt(True, "no WordNet example sentence is a carrier that opens with a/an and has a relative pronoun before its first verb (\"A purblind oligarchy that flatly refused to see ...\", \"A man who had gone mad\"): a noun phrase, not a sentence")
+    review: str = opt("builtin", "a reader's verdicts on triples, the paper's annotator step (Appendix C): a TSV of word, hypernym, sibling, verdict A/R, criterion, sentence, reason; a rejected triple's failing part is replaced (1: the carrier, 2: x_h, 3: x_a) and each row says whether the review accepted it (column reviewed). builtin: independent readers' verdicts on the offline default builds; none: WordNet rules alone", nonempty=True)
     sense_window: int = opt(2, "content words each side of x that must not point to another part of speech's sense (simplified Lesk; 0: no sense check)", ge=0)
     wordnet: str | None = opt(None, "WordNet folder; none: nltk data, Debian wordnet-base, or a download")
     seed: int = seed_opt()
@@ -491,6 +502,16 @@ across about among after before behind below beneath above around toward towards
 NAMING = frozenset("called termed named dubbed titled nicknamed".split())  # "... are called syncategoremes": x is mentioned
 
 
+def verb_use(wn, i: int, prev: str, tok: str, word: str) -> bool:
+    """Whether the use ``tok`` of x (``word``) at ``i`` after ``prev`` reads as x's verb: after a modal, do or "to" ("the
+    prosecutor will consent"), or its -s form after a name or he/she/it/who ("Agamemnon consents ,")."""
+    if not wn.synsets(word, "v"):
+        return False
+    name = prev[:1].isupper() and prev.lower() not in DETERMINERS and (  # "Agamemnon" (WordNet has only instances of it), not "The"
+        i > 1 or all(s.instance_hypernyms() for s in wn.synsets(prev.lower())))
+    return prev.lower() in MODALS or (tok.lower() != word and (prev.lower() in SUBJECTS or name))
+
+
 def names_x(tokens: list[str], uses: list[int]) -> bool:
     """x is named, not used: right after "called", "termed", ... or "known as" / "referred to as" ("conjunctions are called
     syncategoremes"); replacing it by x_h renames the thing instead of paraphrasing the sentence."""
@@ -646,7 +667,7 @@ def other_sense(wn, tokens: list[str], uses: list[int], sense, window: int) -> s
 
 class ParaphraseBuilder(Builder):
     name = "paraphrase"
-    version = "2.4.0"
+    version = "2.5.0"
     Config = Config
     schema = {"default": FEATURES}
     labels = {"set": SETS, "carrier_source": ("corpus", "wordnet", "file")}
@@ -658,6 +679,7 @@ class ParaphraseBuilder(Builder):
         "carrier_source": "where the carrier came from: a corpus, WordNet's example sentences, or a file of the authors' layout",
         "word_rate": "x's occurrences per billion tokens", "hypernym_rate": "x_h's occurrences per billion tokens",
         "sibling_rate": "x_a's occurrences per billion tokens", "synsets": "the WordNet synsets of x, x_h and x_a",
+        "reviewed": "true where the review (option review) read this triple with this carrier and accepted it",
     }
 
     def _resolve(self, config: Config):
@@ -666,11 +688,14 @@ class ParaphraseBuilder(Builder):
         return wn, freq, [wn_info, freq.info]
 
     def sources(self, config: Config) -> list[SourceInfo]:
-        return self._resolve(config)[2] + [corpus_info(config.corpus, config.text_column)]
+        review = load_review(config.review)[1]
+        return self._resolve(config)[2] + [corpus_info(config.corpus, config.text_column)] + ([review] if review else [])
 
-    def candidates(self, config: Config, wn, freq, progress: bool = False) -> dict[str, list[tuple]]:
+    def candidates(self, config: Config, wn, freq, progress: bool = False, review: Review | None = None) -> dict[str, list[tuple]]:
         """Every qualifying (x, x_h, siblings, x's synset, x_h's synset) per set, in a stable order; one per x. ``siblings``
-        holds (x_a, its synset) in the seeded order of the draw: the build takes the first its carrier does not hold."""
+        holds (x_a, its synset) in the seeded order of the draw: the build takes the first its carrier does not hold. An
+        x_h or x_a the ``review`` rejected for x is never drawn for it."""
+        review = review or Review()
         scale = PER_BILLION / config.reference_tokens
         rare_edge, common_edge = config.rare_below * scale, config.common_from * scale
         rate = freq.rate
@@ -712,7 +737,7 @@ class ParaphraseBuilder(Builder):
             own = set(sense.lemma_names())  # x is one of them (checked above)
             genus = gloss_heads(wn, sense)
             for hyper in sorted(sense.hypernyms(), key=lambda syn: syn.name()):
-                heads = [wc for wc in words_for(hyper, own) if zipf(rate(wc[0])) >= config.hypernym_zipf]
+                heads = [wc for wc in words_for(hyper, own) if zipf(rate(wc[0])) >= config.hypernym_zipf and (x, wc[0]) not in review.hypernyms]
                 if (not heads or is_general(hyper, True) or (config.same_field and hyper.lexname() != sense.lexname())
                         or (config.genus and not names_kind(wn, sense, hyper, config.sibling_span, config.abstract_sibling_span))):
                     continue  # group, relation, act, a kind x's definition does not name, another field ...: x's next hypernym
@@ -727,7 +752,7 @@ class ParaphraseBuilder(Builder):
                         if sib in (hyper, sense) or sib.lexname() != hyper.lexname() or defines_by(wn, hyper, sib) or defines_by(wn, sib, hyper):
                             continue
                         for w, count in words_for(sib, own | {x_h})[:1]:  # its most used word ("magazine", not "mag")
-                            if (zipf(rate(w)) < config.sibling_zipf or (config.sibling_senses and len(wn.synsets(w, "n")) > config.sibling_senses)
+                            if ((x_h, w) in review.siblings or zipf(rate(w)) < config.sibling_zipf or (config.sibling_senses and len(wn.synsets(w, "n")) > config.sibling_senses)
                                     or (config.distinct_sibling and near_sibling(wn, w, sib, x_h, hyper, x, sense))):
                                 continue  # a rare or very polysemous word ("frontage"), or no clearly different thing (shore: beach, shop: mart)
                             siblings.setdefault(w, (count, sib))
@@ -781,6 +806,7 @@ class ParaphraseBuilder(Builder):
                                 for i, _, tok, nxt in mine)
                         and not (config.complex_prepositions and complex_preposition(wn, tokens, at, words[word]))
                         and not (config.naming and names_x(tokens, at))
+                        and not any(verb_use(wn, i, prev, tok, word) for i, prev, tok, _ in mine)
                         and not (config.compounds and in_compound(wn, tokens, at, word))
                         and not synonyms(words[word], word) & {tok.lower() for tok in tokens}
                         and other_sense(wn, tokens, at, words[word], config.sense_window) is None):
@@ -820,7 +846,8 @@ class ParaphraseBuilder(Builder):
             raise ConfigError("need 1 <= min_sentence_words <= max_sentence_words")
         with stage("paraphrase: loading WordNet and frequencies", progress):
             wn, freq, _ = self._resolve(config)
-        cands = self.candidates(config, wn, freq, progress)
+        review = load_review(config.review)[0]
+        cands = self.candidates(config, wn, freq, progress, review)
         use_irregular_plurals(wn, {w for s in SETS for c in cands[s] for w in (c[0], c[1], *(a for a, _ in c[2]))})
         words = {c[0]: wn.synset(c[3]) for s in SETS for c in cands[s]}
         carriers = self._carriers(config, words, wn, progress)
@@ -838,29 +865,33 @@ class ParaphraseBuilder(Builder):
                         break
                     if x in done:
                         continue
-                    fit = self._fit(wn, x, x_h, siblings, sentences.get(x, []), self._countable(config, freq),
+                    usable = [s for s in sentences.get(x, []) if (x, s) not in review.carriers]
+                    fit = self._fit(wn, x, x_h, siblings, usable, self._countable(config, freq),
                                     (wn.synset(s_x), wn.synset(s_h)) if config.coordination else None)
                     if fit is None:
                         continue
                     sentence, probe_h, probe_a, x_a, s_a = fit
                     picked += 1
                     done.add(x)
-                    rows.append({
+                    row = {
                         "id": f"{kind}-{picked:05d}", "set": kind, "word": x, "hypernym": x_h, "sibling": x_a,
                         "sentence": sentence, "sentence_hypernym": probe_h, "sentence_sibling": probe_a, "carrier_source": source,
                         "word_rate": freq.rate(x), "hypernym_rate": freq.rate(x_h), "sibling_rate": freq.rate(x_a), "synsets": [s_x, s_h, s_a],
-                    })
+                    }
+                    rows.append(row | {"reviewed": review.read(row)})
             if picked < wanted:
                 warnings.warn(f"paraphrase: only {picked} {kind} triples have a carrier sentence in the corpus (asked for {wanted})", stacklevel=2)
+        if not rows:
+            raise SourceError(f"paraphrase: no triple has a carrier sentence in the corpus {config.corpus}: give a larger corpus")
         return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
 
     def summary(self, data: dict[str, datasets.DatasetDict]) -> str:
         rows = list(data["default"]["test"])
-        lines = ["| set | triples | example |", "|---|---|---|"]
+        lines = ["| set | triples | accepted by the review | example |", "|---|---|---|---|"]
         for kind in SETS:
             part = [r for r in rows if r["set"] == kind]
             ex = f"({part[0]['word']}, {part[0]['hypernym']}, {part[0]['sibling']})" if part else "-"
-            lines.append(f"| {kind} | {len(part)} | {ex} |")
+            lines.append(f"| {kind} | {len(part)} | {sum(r.get('reviewed', False) for r in part)} | {ex} |")
         return "\n".join(lines)
 
     # --- the published format: three lines per triple (s(x), s(x_h), s(x_a)), blank lines between ---
@@ -881,7 +912,7 @@ class ParaphraseBuilder(Builder):
     def read_files(self, paths: list[Path]) -> dict[str, datasets.DatasetDict]:
         """The published rare and common files as one dataset (both sets, so the chi-square can run)."""
         rows = [{k: v for k, v in r.items() if k != "line"} | {"carrier_source": "file", "word_rate": 0.0, "hypernym_rate": 0.0,
-                                                                "sibling_rate": 0.0, "synsets": []} for r in read_sets(list(paths))]
+                                                                "sibling_rate": 0.0, "synsets": [], "reviewed": False} for r in read_sets(list(paths))]
         return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
 
     def read_folder(self, path: Path) -> dict[str, datasets.DatasetDict]:

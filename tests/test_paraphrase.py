@@ -469,3 +469,89 @@ def test_reader_rejects_of_2_3_0_are_refused(wn, triples, tmp_path):
     dustbin = {"dustbin": wn.synset("ashcan.n.01")}
     assert "dustbin" not in ParaphraseBuilder()._example_carriers(Config(), dustbin, wn)
     assert ParaphraseBuilder()._example_carriers(Config(fragments=False), dustbin, wn)["dustbin"] == [DUSTBIN]
+
+
+def test_verb_uses_of_x_are_no_carrier(wn):
+    """2.5.0 (a reader: "the prosecutor will permission"): after a modal, do or "to", or an -s form after a name or
+    he/she/it/who, x reads as its verb; a noun use after a determiner does not, nor does a word without a verb sense."""
+    from wordbench.builders.paraphrase import verb_use
+
+    assert verb_use(wn, 15, "will", "consent", "consent")
+    assert verb_use(wn, 1, "Agamemnon", "consents", "consent")  # a name opening the sentence
+    assert verb_use(wn, 4, "Atreus", "consents", "consent") and verb_use(wn, 3, "she", "consents", "consent")
+    assert not verb_use(wn, 4, "the", "consent", "consent") and not verb_use(wn, 1, "The", "consents", "consent")
+    assert not verb_use(wn, 2, "will", "aardwolf", "aardwolf")  # no verb sense
+    lines = ["The police needs to have the consent of the prosecutor ( in most cases , the prosecutor will consent ) .",
+             "Agamemnon consents , but then commands that Briseis be brought to him at once .",
+             "The treaty required the consent of both parliaments before it came into force ."]
+    carriers = ParaphraseBuilder()._carriers_in(Config(), {"consent": wn.synset("consent.n.01")}, wn, lines)
+    assert carriers == {"consent": [lines[2]]}
+
+
+def _review(path, rows, header=True):
+    from wordbench.builders.paraphrase_review import COLUMNS
+
+    path.write_text("# a comment\n" + ("\t".join(COLUMNS) + "\n" if header else "") + "".join("\t".join(r) + "\n" for r in rows))
+    return str(path)
+
+
+def test_review_file_is_checked_line_by_line(tmp_path):
+    """A malformed review names its file and line; a missing one names what to give; the builtin one loads."""
+    from wordbench.builders.paraphrase_review import load_review
+    from wordbench.errors import SourceError
+
+    good = ("cleric", "clergyman", "rabbi", "R", "3", "The cleric spoke .", "a rabbi is a clergyman")
+    review, info = load_review(_review(tmp_path / "ok.tsv", [good, ("cadet", "trainee", "rookie", "A", "", "The cadet ran .", "fine"),
+                                                             ("antonym", "word", "name", "R", "1,2", "To him the antonym ...", "x")]))
+    assert review.siblings == {("clergyman", "rabbi")} and review.accepted == {("cadet", "trainee", "rookie", "The cadet ran .")}
+    assert review.carriers == {("antonym", "To him the antonym ...")} and review.hypernyms == {("antonym", "word")}
+    assert info.kind == "review" and info.detail == "3 triples read, 2 rejected"
+    for rows, header, match in [([good], False, r"header"), ([good[:6]], True, r"bad.tsv:3: 6 tab-separated cells"),
+                                ([good[:3] + ("X",) + good[4:]], True, r"bad.tsv:3: verdict must be A"),
+                                ([good[:4] + ("4",) + good[5:]], True, r"bad.tsv:3: a rejection names the criteria"),
+                                ([good[:4] + ("",) + good[5:]], True, r"bad.tsv:3: a rejection names the criteria"),
+                                ([("", *good[1:])], True, r"bad.tsv:3: word, hypernym")]:
+        with pytest.raises(DataFormatError, match=match):
+            load_review(_review(tmp_path / "bad.tsv", rows, header))
+    with pytest.raises(SourceError, match="does not exist"):
+        load_review(str(tmp_path / "missing.tsv"))
+    builtin, info = load_review("builtin")
+    assert len(builtin.accepted) >= 63 and ("clergyman", "pope") in builtin.siblings and info.version.startswith("sha256-")
+    assert load_review("none") == (type(builtin)(), None)
+
+
+def test_review_replaces_the_part_that_failed(wn, triples, tmp_path):
+    """A rejected x_a is never drawn under that x_h, for any x; a rejected x_h is never x's; a rejected carrier gives way to
+    x's next one; each row says whether the review read and accepted it."""
+    from wordbench.builders.paraphrase_review import Review
+    from wordbench.builders.sources.frequencies import load_frequencies
+    from wordbench.errors import SourceError
+
+    freq = load_frequencies("wordfreq")
+    first = triples
+    x, x_h, siblings = first["cleric"][:3]
+    review = Review(siblings={(x_h, siblings[0][0])}, hypernyms={("minutia", first["minutia"][1])})
+    cands = ParaphraseBuilder().candidates(Config(), wn, freq, review=review)
+    after = {c[0]: c for kind in cands for c in cands[kind]}
+    assert siblings[0][0] not in dict(after["cleric"][2]) and set(dict(after["cleric"][2])) == set(dict(siblings)) - {siblings[0][0]}
+    assert after.get("minutia", (None, None))[1] != first["minutia"][1]
+    assert all(after[w] == first[w] for w in ("seacoast", "jeep", "vertebra"))  # the rest is unchanged
+
+    one = "The cleric spoke to the crowd in the square before the procession began ."
+    two = "The cleric walked slowly to the square where the crowd had gathered that day ."
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(one + "\n" + two + "\n")
+    base = {"corpus": str(corpus), "n_rare": 1, "n_common": 1, "wordnet_examples": False}
+    with pytest.warns(UserWarning, match="only 0 rare"):
+        rows = list(ParaphraseBuilder().build(Config(**base, review="none"))["default"]["test"])
+    assert [r["word"] for r in rows] == ["cleric"] and not rows[0]["reviewed"]
+    chosen, other = rows[0]["sentence"], ({one, two} - {rows[0]["sentence"]}).pop()
+    r = rows[0]
+    path = _review(tmp_path / "r.tsv", [(r["word"], r["hypernym"], r["sibling"], "R", "1", chosen, "carrier"),
+                                        (r["word"], r["hypernym"], r["sibling"], "A", "", other, "fine")])
+    with pytest.warns(UserWarning, match="only 0 rare"):
+        again = list(ParaphraseBuilder().build(Config(**base, review=path))["default"]["test"])
+    assert [(a["sentence"], a["reviewed"]) for a in again] == [(other, True)]
+    both = _review(tmp_path / "both.tsv", [(r["word"], r["hypernym"], r["sibling"], "R", "1", s, "carrier") for s in (one, two)])
+    with pytest.warns(UserWarning), pytest.raises(SourceError, match="no triple has a carrier"):
+        ParaphraseBuilder().build(Config(**base, review=both))
