@@ -694,7 +694,7 @@ class ParaphraseBuilder(Builder):
     def candidates(self, config: Config, wn, freq, progress: bool = False, review: Review | None = None) -> dict[str, list[tuple]]:
         """Every qualifying (x, x_h, siblings, x's synset, x_h's synset) per set, in a stable order; one per x. ``siblings``
         holds (x_a, its synset) in the seeded order of the draw: the build takes the first its carrier does not hold. An
-        x_h or x_a the ``review`` rejected for x is never drawn for it."""
+        x_h the ``review`` rejected for x is never x's, an x_a it rejected under an x_h is never drawn under that x_h."""
         review = review or Review()
         scale = PER_BILLION / config.reference_tokens
         rare_edge, common_edge = config.rare_below * scale, config.common_from * scale
