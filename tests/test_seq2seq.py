@@ -170,7 +170,7 @@ def test_wnlampro_and_paraphrase_end_to_end(s2s, wnlampro_file, tmp_path, name):
     assert json.loads((run.path / "summary.json").read_text())["model"]["family"] == "seq2seq"
     rows = [{"id": f"{s}-{i}", "set": s, "word": "poodle", "hypernym": "dog", "sibling": "cat", "sentence": "a poodle is a pet .",
              "sentence_hypernym": "a dog is a pet .", "sentence_sibling": "a cat is a pet .", "carrier_source": "file", "word_rate": 0.0,
-             "hypernym_rate": 0.0, "sibling_rate": 0.0, "synsets": []} for s in ("rare", "common") for i in range(3)]
+             "hypernym_rate": 0.0, "sibling_rate": 0.0, "synsets": [], "reviewed": False} for s in ("rare", "common") for i in range(3)]
     run = score("paraphrase", model, str(_folder(tmp_path / "para", "paraphrase", rows)), out=tmp_path / "runs", progress=False, layer=1)
     metrics = json.loads((run.path / "summary.json").read_text())["metrics"]
     assert metrics["rare"]["total"] == metrics["common"]["total"] == 3
