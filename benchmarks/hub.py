@@ -238,7 +238,8 @@ def load_data(name: str, spec: str | None = None, progress: bool = True,
     signature names the hash of its data files, so edited data never meets the records of the old."""
     bench = get(name)
     sig, data, where = _resolve_data(bench, name, spec, progress, faithful)
-    return sig, check_data(name, bench.builder_class.schema, data, where, bench.builder_class.labels)
+    builder = bench.builder_class
+    return sig, check_data(name, builder.schema, data, where, builder.labels, builder.column_defaults)
 
 
 def _folder_signature(meta: dict, folder: Path) -> str:

@@ -19,10 +19,12 @@ def _numeric(feature) -> bool:
 
 
 def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, datasets.DatasetDict],
-               where: str, labels: dict[str, tuple[str, ...]] | None = None) -> dict[str, datasets.DatasetDict]:
+               where: str, labels: dict[str, tuple[str, ...]] | None = None,
+               defaults: dict[str, object] | None = None) -> dict[str, datasets.DatasetDict]:
     """``data`` with every declared column present and of its declared type (numbers of another width are
     cast); a missing config or column, a wrong type, a column with no value, no rows at all, or an id missing or
-    repeated is a one-line error naming ``where``."""
+    repeated is a one-line error naming ``where``. A missing column named in ``defaults`` (one a later builder
+    version added) is added with its value: data published before it existed still loads."""
     if not schema:
         return data
     if "default" in schema and "default" not in data:
@@ -35,6 +37,8 @@ def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, 
             continue
         checked = {}
         for split, ds in dsd.items():
+            for column in [c for c in declared if c not in ds.column_names and c in (defaults or {})]:
+                ds = ds.add_column(column, [defaults[column]] * len(ds), feature=declared[column])
             missing = [c for c in declared if c not in ds.column_names]
             if missing:
                 raise DataFormatError(f"{where}: {config}/{split} lacks the column(s) {', '.join(missing)} that {name} declares")

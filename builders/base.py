@@ -43,6 +43,9 @@ class Builder:
     labels: ClassVar[dict[str, tuple[str, ...]]] = {}
     # One line of help per declared column, for the card's Data Fields table (a test checks every column has one).
     fields: ClassVar[dict[str, str]] = {}
+    # Declared columns a later builder version added: {column: the value data from an earlier version reads as}, so a
+    # dataset published before the column existed still loads (every other missing column is an error).
+    column_defaults: ClassVar[dict[str, object]] = {}
 
     def sources(self, config) -> list[SourceInfo]:
         """Resolve every external resource the build reads and report its name and version."""

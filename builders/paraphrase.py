@@ -681,6 +681,7 @@ class ParaphraseBuilder(Builder):
         "sibling_rate": "x_a's occurrences per billion tokens", "synsets": "the WordNet synsets of x, x_h and x_a",
         "reviewed": "true where the review (option review) read this triple with this carrier and accepted it",
     }
+    column_defaults = {"reviewed": False}  # added in 2.5.0: a dataset published before reads as unreviewed
 
     def _resolve(self, config: Config):
         wn, wn_info = load_wordnet(config.wordnet)

@@ -111,3 +111,4 @@ def test_every_declared_column_has_help():
             missing = [c for c in features if not builder.fields.get(c)]
             assert not missing, f"{bench.name}/{config}: no help for {missing}"
         assert set(builder.labels) <= {c for f in builder.schema.values() for c in f}
+        assert set(builder.column_defaults) <= {c for f in builder.schema.values() for c in f}  # defaults of declared columns only

@@ -174,3 +174,25 @@ def test_class_ids_are_read_through_the_declared_labels():
         check_data("x", schema, data, "here", labels)
     with pytest.raises(DataFormatError, match="is int64, but x declares string"):  # no labels declared: as before
         check_data("x", schema, data, "here")
+
+
+def test_a_column_a_later_version_added_reads_as_its_default():
+    """paraphrase 2.5.0 added ``reviewed``: data published before it loads, each row unreviewed; any other missing
+    column is still an error."""
+    import datasets
+
+    from wordbench.benchmarks.schema import check_data
+    from wordbench.builders.paraphrase import ParaphraseBuilder as P
+    from wordbench.errors import DataFormatError
+
+    row = {"id": "rare-00001", "set": "rare", "word": "poodle", "hypernym": "dog", "sibling": "cat", "sentence": "A poodle barked .",
+           "sentence_hypernym": "A dog barked .", "sentence_sibling": "A cat barked .", "carrier_source": "corpus", "word_rate": 1.0,
+           "hypernym_rate": 2.0, "sibling_rate": 3.0, "synsets": ["poodle.n.01", "dog.n.01", "cat.n.01"]}
+    data = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list([row])})}
+    out = check_data("paraphrase", P.schema, data, "here", P.labels, P.column_defaults)
+    assert out["default"]["test"]["reviewed"] == [False] and out["default"]["test"].features["reviewed"] == datasets.Value("bool")
+    with pytest.raises(DataFormatError, match="lacks the column\\(s\\) reviewed"):
+        check_data("paraphrase", P.schema, data, "here", P.labels)
+    less = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list([{k: v for k, v in row.items() if k != "sibling"}])})}
+    with pytest.raises(DataFormatError, match="lacks the column\\(s\\) sibling that paraphrase declares"):
+        check_data("paraphrase", P.schema, less, "here", P.labels, P.column_defaults)
