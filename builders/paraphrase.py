@@ -189,7 +189,7 @@ def _inflect():
     import inflect
 
     engine = inflect.engine()
-    engine.classical(ancient=True)  # larva -> larvae, as in the encyclopedic text of the carriers
+    engine.classical(ancient=True, herd=True)  # larva -> larvae as in encyclopedic text; bison, elk: zero plurals (not "bisons")
     return engine
 
 
@@ -695,7 +695,7 @@ class ParaphraseBuilder(Builder):
     def candidates(self, config: Config, wn, freq, progress: bool = False, review: Review | None = None) -> dict[str, list[tuple]]:
         """Every qualifying (x, x_h, siblings, x's synset, x_h's synset) per set, in a stable order; one per x. ``siblings``
         holds (x_a, its synset) in the seeded order of the draw: the build takes the first its carrier does not hold. An
-        x_h the ``review`` rejected for x is never x's, an x_a it rejected under an x_h is never drawn under that x_h."""
+        x_h the ``review`` rejected for x is never x's (nor any word of its synset), an x_a it rejected under an x_h is never drawn under that x_h."""
         review = review or Review()
         scale = PER_BILLION / config.reference_tokens
         rare_edge, common_edge = config.rare_below * scale, config.common_from * scale
@@ -738,7 +738,9 @@ class ParaphraseBuilder(Builder):
             own = set(sense.lemma_names())  # x is one of them (checked above)
             genus = gloss_heads(wn, sense)
             for hyper in sorted(sense.hypernyms(), key=lambda syn: syn.name()):
-                heads = [wc for wc in words_for(hyper, own) if zipf(rate(wc[0])) >= config.hypernym_zipf and (x, wc[0]) not in review.hypernyms]
+                if any((x, name) in review.hypernyms for name in hyper.lemma_names()):
+                    continue  # a reader rejected this hypernym as x's (politico): none of its words stands in (pol)
+                heads = [wc for wc in words_for(hyper, own) if zipf(rate(wc[0])) >= config.hypernym_zipf]
                 if (not heads or is_general(hyper, True) or (config.same_field and hyper.lexname() != sense.lexname())
                         or (config.genus and not names_kind(wn, sense, hyper, config.sibling_span, config.abstract_sibling_span))):
                     continue  # group, relation, act, a kind x's definition does not name, another field ...: x's next hypernym

@@ -8,10 +8,10 @@ what a reader decided, one triple per line, tab-separated, with a header line::
     word  hypernym  sibling  verdict  criterion  sentence  reason
 
 ``verdict`` is ``A`` (acceptable) or ``R`` (not); a rejection names the criteria that fail (``2`` or ``1,3``), and
-the build replaces each part named: ``1`` the carrier (x's next carrier), ``2`` x_h (x's next hypernym; x is left
-out without one), ``3`` x_a (the next sibling; a sibling that is no clear alternative to x_h, a pope to a
+the build replaces each part named: ``1`` the carrier (x's next carrier), ``2`` x_h (x's next hypernym, no other word of
+x_h's synset; x is left out without one), ``3`` x_a (the next sibling; a sibling that is no clear alternative to x_h, a pope to a
 clergyman, is none for any x under it). ``sentence`` is the carrier s(x) as built. Lines
-starting with ``#`` are comments. ``builtin`` is wordbench's own file (``paraphrase_review.tsv``: independent
+starting with ``#`` are comments. A triple two readers disagree on is rejected: the rejection holds. ``builtin`` is wordbench's own file (``paraphrase_review.tsv``: independent
 readers' verdicts on the offline default builds, reasons quoted); ``none`` reads nothing.
 """
 

@@ -211,10 +211,13 @@ def test_plural_carriers_need_countable_words(wn, tmp_path):
     from wordbench.builders.sources.frequencies import load_frequencies
 
     countable = ParaphraseBuilder._countable(Config(), load_frequencies("wordfreq"))
-    assert countable("dog") and countable("llama") and not countable("swine") and not countable("transportation")
+    assert countable("dog") and countable("llama") and not countable("transportation")
+    # 2.5.0 (a reader: "bisons"): zero plurals of herd animals are their singular, so "swine" and "bison" count as plurals
+    assert plural("bison") == "bison" and plural("swine") == "swine" and countable("swine")
     warthogs = "As they are vacated , then they are inhabited by smaller animals like the African wild dog and warthogs ."
     fit = ParaphraseBuilder._fit
-    assert fit(wn, "warthog", "swine", (("llama", "llama.n.01"),), [warthogs], countable) is None  # "swines"
+    assert fit(wn, "warthog", "swine", (("llama", "llama.n.01"),), [warthogs], countable)[1].endswith("dog and swine .")  # not "swines"
+    assert fit(wn, "transport", "transportation", (("llama", "llama.n.01"),), [warthogs.replace("warthogs", "transports")], countable) is None
     assert fit(wn, "warthog", "pig", (("llama", "llama.n.01"),), [warthogs], countable)[2].endswith("dog and llamas .")
     # A plural heads its phrase without a determiner, but not first in the sentence (a name?); no synonym of x in a carrier.
     incisors = "The aardvark is born with conventional incisors and canines at the front of the jaw , which fall out ."
