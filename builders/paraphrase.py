@@ -184,12 +184,14 @@ class Config(Spec):
             raise ConfigError(f"min_sentence_words ({self.min_sentence_words}) must not exceed max_sentence_words ({self.max_sentence_words})")
 
 
-@lru_cache(maxsize=1)
-def _inflect():
+@lru_cache(maxsize=2)
+def _inflect(herd: bool = True):
+    """inflect's engine: ``herd`` gives herd animals their zero plural ("bison", not "bisons") when a probe word is
+    made plural; without it, "bison" still reads as a singular form (``_singular``)."""
     import inflect
 
     engine = inflect.engine()
-    engine.classical(ancient=True, herd=True)  # larva -> larvae as in encyclopedic text; bison, elk: zero plurals (not "bisons")
+    engine.classical(ancient=True, herd=herd)  # larva -> larvae, as in the encyclopedic text of the carriers
     return engine
 
 
@@ -215,7 +217,7 @@ def use_irregular_plurals(wn, words: set[str]) -> None:
 
 def _singular(word: str) -> bool:
     """Not a plural form ("businessmen", "cattle" as inflect reads them are left out)."""
-    return _inflect().singular_noun(word) is False
+    return _inflect(herd=False).singular_noun(word) is False
 
 
 def _cased(replacement: str, tok: str) -> str:
@@ -507,9 +509,11 @@ def verb_use(wn, i: int, prev: str, tok: str, word: str) -> bool:
     prosecutor will consent"), or its -s form after a name or he/she/it/who ("Agamemnon consents ,")."""
     if not wn.synsets(word, "v"):
         return False
-    name = prev[:1].isupper() and prev.lower() not in DETERMINERS and (  # "Agamemnon" (WordNet has only instances of it), not "The"
-        i > 1 or all(s.instance_hypernyms() for s in wn.synsets(prev.lower())))
-    return prev.lower() in MODALS or (tok.lower() != word and (prev.lower() in SUBJECTS or name))
+    names = wn.synsets(prev.lower())
+    name = prev[:1].isupper() and bool(names) and all(s.instance_hypernyms() for s in names)  # "Agamemnon", not "Greek", "The"
+    if tok.lower() == word:
+        return prev.lower() in MODALS  # "will consent", "to consent"; not "to boats"
+    return prev.lower() in SUBJECTS or name
 
 
 def names_x(tokens: list[str], uses: list[int]) -> bool:
@@ -696,7 +700,7 @@ class ParaphraseBuilder(Builder):
         """Every qualifying (x, x_h, siblings, x's synset, x_h's synset) per set, in a stable order; one per x. ``siblings``
         holds (x_a, its synset) in the seeded order of the draw: the build takes the first its carrier does not hold. An
         x_h the ``review`` rejected for x is never x's (nor any word of its synset), an x_a it rejected under an x_h is never drawn under that x_h."""
-        review = review or Review()
+        review = load_review(config.review)[0] if review is None else review
         scale = PER_BILLION / config.reference_tokens
         rare_edge, common_edge = config.rare_below * scale, config.common_from * scale
         rate = freq.rate
@@ -728,8 +732,8 @@ class ParaphraseBuilder(Builder):
         nouns = sorted({n for n in wn.all_lemma_names("n") if NOUN.fullmatch(n)})
         for x in bar(nouns, "paraphrase: (x, x_h, x_a) candidates from WordNet nouns", progress):
             senses = wn.synsets(x, "n")
-            if len(senses) != 1 or x not in senses[0].lemma_names() or not _mostly_noun(wn, x) or not _singular(x):
-                continue  # several noun senses: the carrier's sense would be a guess
+            if len(senses) != 1 or x not in senses[0].lemma_names() or not _mostly_noun(wn, x) or not _singular(x) or plural(x) == x:
+                continue  # several noun senses: the carrier's sense would be a guess; "the bison": its number too
             sense = senses[0]
             x_rate = rate(x)
             kind = "rare" if x_rate < rare_edge else "common" if x_rate >= common_edge else None
@@ -885,7 +889,11 @@ class ParaphraseBuilder(Builder):
             if picked < wanted:
                 warnings.warn(f"paraphrase: only {picked} {kind} triples have a carrier sentence in the corpus (asked for {wanted})", stacklevel=2)
         if not rows:
-            raise SourceError(f"paraphrase: no triple has a carrier sentence in the corpus {config.corpus}: give a larger corpus")
+            raise SourceError(f"paraphrase: no triple has a carrier sentence in the corpus {config.corpus} that the review ({config.review}) "
+                              "leaves: give a larger corpus, or another review")
+        if review.accepted and not any(r["reviewed"] for r in rows):
+            warnings.warn(f"paraphrase: the review ({config.review}) accepted none of this build's triples with their carriers (another "
+                          "corpus or seed?): every row is unreviewed, its rejections still apply", stacklevel=2)
         return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
 
     def summary(self, data: dict[str, datasets.DatasetDict]) -> str:

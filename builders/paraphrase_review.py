@@ -68,7 +68,11 @@ def load_review(spec: str) -> tuple[Review, SourceInfo | None]:
         x, x_h, x_a, verdict, criterion, sentence, _ = (c.strip() for c in cells)
         if not (x and x_h and x_a and sentence):
             raise DataFormatError(f"{path}:{lineno}: word, hypernym, sibling and sentence must not be empty")
+        if any(w != w.lower() for w in (x, x_h, x_a)):
+            raise DataFormatError(f"{path}:{lineno}: word, hypernym and sibling are lower-case, as the build writes them ({x}, {x_h}, {x_a})")
         if verdict == "A":
+            if criterion:
+                raise DataFormatError(f"{path}:{lineno}: an accepted triple names no failing criterion (found {criterion!r})")
             review.accepted.add((x, x_h, x_a, sentence))
         elif verdict == "R":
             failed = {c.strip() for c in criterion.split(",")}

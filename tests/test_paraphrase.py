@@ -87,7 +87,7 @@ def triples(wn):
     """x -> (x, x_h, siblings, x's synset, x_h's synset) of the default config, both sets."""
     from wordbench.builders.sources.frequencies import load_frequencies
 
-    cands = ParaphraseBuilder().candidates(Config(), wn, load_frequencies("wordfreq"))
+    cands = ParaphraseBuilder().candidates(Config(review="none"), wn, load_frequencies("wordfreq"))  # the rules alone
     return {c[0]: c for kind in cands for c in cands[kind]}
 
 
@@ -214,6 +214,9 @@ def test_plural_carriers_need_countable_words(wn, tmp_path):
     assert countable("dog") and countable("llama") and not countable("transportation")
     # 2.5.0 (a reader: "bisons"): zero plurals of herd animals are their singular, so "swine" and "bison" count as plurals
     assert plural("bison") == "bison" and plural("swine") == "swine" and countable("swine")
+    from wordbench.builders.paraphrase import _singular
+
+    assert _singular("bison") and _singular("swine") and not _singular("businessmen")  # still probe words; never x (its number)
     warthogs = "As they are vacated , then they are inhabited by smaller animals like the African wild dog and warthogs ."
     fit = ParaphraseBuilder._fit
     assert fit(wn, "warthog", "swine", (("llama", "llama.n.01"),), [warthogs], countable)[1].endswith("dog and swine .")  # not "swines"
@@ -484,6 +487,10 @@ def test_verb_uses_of_x_are_no_carrier(wn):
     assert verb_use(wn, 4, "Atreus", "consents", "consent") and verb_use(wn, 3, "she", "consents", "consent")
     assert not verb_use(wn, 4, "the", "consent", "consent") and not verb_use(wn, 1, "The", "consents", "consent")
     assert not verb_use(wn, 2, "will", "aardwolf", "aardwolf")  # no verb sense
+    # nouns after "to", a capitalized adjective or an unknown first word (a reviewer's cases)
+    assert not verb_use(wn, 5, "to", "boats", "boat") and not verb_use(wn, 3, "Greek", "words", "word")
+    assert not verb_use(wn, 3, "Roman", "ships", "ship") and not verb_use(wn, 1, "Whose", "ships", "ship")
+    assert not verb_use(wn, 4, "Safety", "officers", "officer")
     lines = ["The police needs to have the consent of the prosecutor ( in most cases , the prosecutor will consent ) .",
              "Agamemnon consents , but then commands that Briseis be brought to him at once .",
              "The treaty required the consent of both parliaments before it came into force ."]
@@ -518,9 +525,19 @@ def test_review_file_is_checked_line_by_line(tmp_path):
             load_review(_review(tmp_path / "bad.tsv", rows, header))
     with pytest.raises(SourceError, match="does not exist"):
         load_review(str(tmp_path / "missing.tsv"))
+    for rows, match in [([("Cleric", *good[1:])], "lower-case"), ([good[:3] + ("A", "3") + good[5:]], "names no failing criterion")]:
+        with pytest.raises(DataFormatError, match=match):
+            load_review(_review(tmp_path / "bad.tsv", rows))
     builtin, info = load_review("builtin")
-    assert len(builtin.accepted) >= 63 and ("clergyman", "pope") in builtin.siblings and info.version.startswith("sha256-")
+    from wordbench.builders.paraphrase_review import BUILTIN
+
+    verdicts = [line.split("\t")[3] for line in BUILTIN.read_text().splitlines()[1:] if line and not line.startswith("#")][1:]
+    assert info.detail == f"{len(verdicts)} triples read, {verdicts.count('R')} rejected" and verdicts.count("A") >= 63
+    assert ("clergyman", "pope") in builtin.siblings and ("clergyman", "rabbi") in builtin.siblings and info.version.startswith("sha256-")
     assert load_review("none") == (type(builtin)(), None)
+    tags = {spec: {s.tag for s in ParaphraseBuilder().sources(Config(review=spec)) if s.kind == "review"}
+            for spec in ("builtin", "none", _review(tmp_path / "ok.tsv", [good]))}
+    assert tags["none"] == set() and len(tags["builtin"] | tags[_review(tmp_path / "ok.tsv", [good])]) == 2  # the signature names it
 
 
 def test_review_replaces_the_part_that_failed(wn, triples, tmp_path):
@@ -533,11 +550,12 @@ def test_review_replaces_the_part_that_failed(wn, triples, tmp_path):
     freq = load_frequencies("wordfreq")
     first = triples
     x, x_h, siblings = first["cleric"][:3]
-    review = Review(siblings={(x_h, siblings[0][0])}, hypernyms={("minutia", first["minutia"][1])})
+    review = Review(siblings={(x_h, siblings[0][0])}, hypernyms={("brewpub", "brewery"), ("minutia", first["minutia"][1])})
     cands = ParaphraseBuilder().candidates(Config(), wn, freq, review=review)
     after = {c[0]: c for kind in cands for c in cands[kind]}
     assert siblings[0][0] not in dict(after["cleric"][2]) and set(dict(after["cleric"][2])) == set(dict(siblings)) - {siblings[0][0]}
-    assert after.get("minutia", (None, None))[1] != first["minutia"][1]
+    assert first["brewpub"][1] == "brewery" and after["brewpub"][1:5:3] == ("restaurant", "restaurant.n.01")  # x's next hypernym
+    assert "minutia" not in after  # its only hypernym's synset (detail.n.01) goes whole: no other word of it stands in
     assert all(after[w] == first[w] for w in ("seacoast", "jeep", "vertebra"))  # the rest is unchanged
 
     one = "The cleric spoke to the crowd in the square before the procession began ."
