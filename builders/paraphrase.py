@@ -509,11 +509,12 @@ def verb_use(wn, i: int, prev: str, tok: str, word: str) -> bool:
     prosecutor will consent"), or its -s form after a name or he/she/it/who ("Agamemnon consents ,")."""
     if not wn.synsets(word, "v"):
         return False
-    names = wn.synsets(prev.lower())
-    name = prev[:1].isupper() and bool(names) and all(s.instance_hypernyms() for s in names)  # "Agamemnon", not "Greek", "The"
     if tok.lower() == word:
         return prev.lower() in MODALS  # "will consent", "to consent"; not "to boats"
-    return prev.lower() in SUBJECTS or name
+    if prev.lower() in SUBJECTS:
+        return True
+    names = wn.synsets(prev.lower())
+    return prev[:1].isupper() and bool(names) and all(s.instance_hypernyms() for s in names)  # "Agamemnon", not "Greek", "The"
 
 
 def names_x(tokens: list[str], uses: list[int]) -> bool:

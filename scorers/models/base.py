@@ -6,7 +6,7 @@ import contextlib
 import functools
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 import torch
@@ -33,6 +33,18 @@ def split_by(flat: Sequence, sizes: Iterable[int]) -> list[list]:
     """``flat`` cut into consecutive lists of the given sizes (per-token values back into their groups)."""
     items = iter(flat)
     return [list(islice(items, n)) for n in sizes]
+
+
+def narrowest_width(rows_at: Callable[[int], int], low: int, high: int, rows: int) -> int:
+    """The least row width in [low, high] at which a packing takes at most ``rows`` rows (``rows_at(width)``; a
+    narrower width never takes fewer): binary search, so that what fits in one batch leaves no row half empty."""
+    while low < high:
+        mid = (low + high) // 2
+        if rows_at(mid) <= rows:
+            high = mid
+        else:
+            low = mid + 1
+    return high
 
 
 def token_logprobs(logits: torch.Tensor, targets: torch.Tensor, index: torch.Tensor | None = None) -> torch.Tensor:

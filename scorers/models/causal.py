@@ -9,7 +9,7 @@ from typing import Sequence
 
 import torch
 
-from .base import Encoded, LineSteps, ScoringModel, TokenScores, split_by, token_logprobs
+from .base import Encoded, LineSteps, ScoringModel, TokenScores, narrowest_width, split_by, token_logprobs
 from .trie import build_trie, common_prefix
 
 STRATEGIES = ("ancestral", "nucleus", "beam", "greedy")  # the sampling strategies of Meister & Cotterell
@@ -206,12 +206,7 @@ class CausalLM(ScoringModel):
         parts, rows, row_width = self._layout(prepared, groups, self.sizer.pack_width)
         if 1 < len(rows) <= self.sizer.size:
             low = max((len(head) + _fed(tail) for head, tail, _ in prepared), default=1)
-            while low < row_width:
-                mid = (low + row_width) // 2
-                if len(self._layout(prepared, groups, mid)[1]) <= len(rows):
-                    row_width = mid
-                else:
-                    low = mid + 1
+            row_width = narrowest_width(lambda width: len(self._layout(prepared, groups, width)[1]), low, row_width, len(rows))
             parts, rows, row_width = self._layout(prepared, groups, row_width)
         batches = [[(parts[g][0], [prepared[n][1] for n in parts[g][1]]) for g in row] for row in rows]
         for row, per_row in zip(rows, self.batched(batches, [row_width] * len(rows), self._score_tree, "sequence log-probs")):

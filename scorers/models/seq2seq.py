@@ -22,7 +22,7 @@ import torch
 
 from wordbench.spec import Spec, opt
 
-from .base import Encoded, LineSteps, ModelError, ScoringModel, split_by
+from .base import Encoded, LineSteps, ModelError, ScoringModel, narrowest_width, split_by
 from .causal import check_strategy, finish_generation, generation_config, seeded
 from .trie import Trie, build_trie, forest
 
@@ -272,14 +272,7 @@ class Seq2SeqLM(ScoringModel):
         sizes = [(len(src), len(self._trie(tgts).tokens)) for src, tgts in items]
         rows, widths = self._layout(sizes, self.sizer.pack_width)
         if 1 < len(rows) <= self.sizer.size:
-            low, high = 1, self.sizer.pack_width
-            while low < high:
-                mid = (low + high) // 2
-                if len(self._layout(sizes, mid)[0]) <= len(rows):
-                    high = mid
-                else:
-                    low = mid + 1
-            rows, widths = self._layout(sizes, high)
+            rows, widths = self._layout(sizes, narrowest_width(lambda width: len(self._layout(sizes, width)[0]), 1, self.sizer.pack_width, len(rows)))
         out: list = [None] * len(items)
         batches = [[items[i] for i in row] for row in rows]
         for row, per_row in zip(rows, self.batched(batches, [sum(widths)] * len(rows), self._score_packed, "conditional log-probs")):
