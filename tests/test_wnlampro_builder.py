@@ -328,3 +328,48 @@ def test_faithful_antonyms_keep_new_old_and_big_small(wn):
     assert antonym_targets(faithful, "new") == ["old"]
     assert set(antonym_targets(faithful, "big")) == {"little", "small"}
     assert antonym_targets(_ctx(wn, {}, targets), "new") == ["old"]
+
+
+def test_compare_names_the_rule_that_leaves_a_published_keyword_out(wn, tmp_path):
+    """``wnlampro_compare``: overlap both ways over distinct keywords, Table 4 side by side, and for each published
+    keyword we lack the first rule of our build it fails (an inflected form, a hyphen under wordfreq, a verb's
+    dominant use, a gerund, a closed-class word, too few targets)."""
+    from wordbench.builders.wnlampro_compare import compare, render, why_missing
+
+    rates = {"algorithms": 500.0, "algorithm": 5000.0, "using": 1e4, "run": 1e5, "will": 1e5, "dog": 1e5, "cat": 1e5}
+    ctx = _ctx(wn, rates, ["dog", "animal", "canine", "carnivore", "mammal"])
+    expected = {"algorithms": "inflected", "by-product": "hyphen_or_dot", "zzxq": "not_in_v", "the": "no_sense",
+                "using": "verb_form", "run": "part_of_speech", "will": "closed_class", "cat": "targets", "poodle": "other"}
+    assert {w: why_missing(ctx, w, "hypernym") for w in expected} == expected
+
+    def entries(keys, relation="hypernym"):
+        return "".join(f"{i}\ttest\t{k} (n,4.0,{c})\t{relation}\tanimal (n,5.0,90000)\n" for i, (k, c) in enumerate(keys))
+
+    published = tmp_path / "published.txt"
+    published.write_text(entries([("dog", 5000), ("algorithms", 50), ("by-product", 5), ("run", 500)]))
+    ours = tmp_path / "ours.txt"
+    ours.write_text(entries([("dog", 5000), ("algorithm", 500), ("poodle", 5)]))
+    result = compare(read_wnlampro_txt(published), read_wnlampro_txt(ours), ctx)
+    assert (result.ours, result.theirs, result.shared) == (3, 4, 1)
+    assert result.per_relation["hypernym"] == (3, 4, 1) and result.per_relation["antonym"] == (0, 0, 0)
+    assert result.cells["hypernym"] == {"rare": (1, 1), "medium": (0, 1), "frequent": (2, 2)}
+    assert result.missing == {"hyphen_or_dot": ["by-product"], "inflected": ["algorithms"], "part_of_speech": ["run"]}
+    assert result.extra == {"rare": ["poodle"], "other_form": ["algorithm"]}  # the file has algorithms
+    text = render(result)
+    assert "ours among the published: 33.3%; published among ours: 25.0%" in text and "| hypernym | 1 / 1 | 0 / 1 | 2 / 2 |" in text
+
+
+def test_compare_command_on_the_default_build(wnlampro_build, wnlampro_file, tmp_path):
+    """``python -m wordbench.builders.wnlampro_compare FILE`` compares the (cached) default build with a file."""
+    import json
+
+    from click.testing import CliRunner
+
+    from wordbench.builders.wnlampro_compare import main
+
+    out = tmp_path / "compare.json"
+    result = CliRunner().invoke(main, [str(wnlampro_file), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "published among ours: 100.0%" in result.output  # good, dog, poodle, cat, oak: all default keywords
+    numbers = json.loads(out.read_text())
+    assert numbers["theirs"] == 5 and numbers["shared"] == 5 and numbers["cells"]["corruption"]["rare"][1] == 1

@@ -1,0 +1,192 @@
+"""Hold a WNLaMPro build against a published ``WNLaMPro.txt`` (the authors' release, or another build's file):
+the keywords both hold, and for each published keyword ours lacks, the rule that left it out.
+
+    python -m wordbench.builders.wnlampro_compare PATH/TO/WNLaMPro.txt [--set KEY=VALUE ...] [--faithful]
+
+Overlap is counted on distinct keywords of the antonym, hypernym and cohyponym entries, both ways (corruption keys
+are random edits, so they are left out), and per relation on its keywords. Table 4 is printed for both files.
+A missing keyword is explained by the first rule of our build it fails, in the order of ``REASONS``; a keyword of
+ours the file lacks is counted by our frequency bin, and by whether the file holds another form of it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import click
+import datasets
+
+from .sources.stopwords import CLOSED_CLASS
+from .wnlampro import BINS, RELATIONS, WORD, _Context, antonym_targets, cohyponym_targets, hypernym_targets
+
+PROBED = ("antonym", "hypernym", "cohyponym")
+POS = {"antonym": "a", "hypernym": "n", "cohyponym": "n"}
+TARGETS = {"antonym": antonym_targets, "hypernym": hypernym_targets, "cohyponym": cohyponym_targets}
+REASONS = {  # why a published keyword is not one of ours: the first rule it fails, in this order
+    "pattern": "outside the paper's [a-z.-]*",
+    "hyphen_or_dot": "a hyphen or dot: the frequency source splits such words (wordfreq), so V cannot attest them",
+    "not_in_v": "not attested by the frequency source (nor, for the rare bin, the word list or WordNet's text)",
+    "no_sense": "no WordNet sense of the relation's part of speech, even through its morphology",
+    "inflected": "an inflected form, no WordNet lemma (keyword_forms=inflected takes noun forms)",
+    "closed_class": "a closed-class word (keep_closed_class=true keeps it)",
+    "part_of_speech": "not of the relation's part of speech by pos_rule (default: its dominant tagged use)",
+    "verb_form": "an inflected verb form whose noun senses WordNet never saw tagged",
+    "targets": "too few targets in T for the relation's thresholds (with clean_targets, targets pass the keyword rules)",
+    "other": "a keyword of ours in another relation only",
+}
+
+
+@dataclass
+class KeywordComparison:
+    ours: int  # distinct keywords of the probed relations
+    theirs: int
+    shared: int
+    per_relation: dict[str, tuple[int, int, int]]  # relation -> (ours, theirs, shared)
+    cells: dict[str, dict[str, tuple[int, int]]]  # relation -> bin -> (our entries, their entries): Table 4
+    missing: dict[str, list[str]] = field(default_factory=dict)  # reason -> published keywords we lack
+    extra: dict[str, list[str]] = field(default_factory=dict)  # our bin (or "other_form") -> our keywords they lack
+
+    @property
+    def ours_among_theirs(self) -> float:
+        return self.shared / self.ours if self.ours else 0.0
+
+    @property
+    def theirs_among_ours(self) -> float:
+        return self.shared / self.theirs if self.theirs else 0.0
+
+
+def keywords(data: datasets.DatasetDict) -> dict[str, dict[str, str]]:
+    """relation -> {keyword: its frequency bin} over every split."""
+    out: dict[str, dict[str, str]] = {r: {} for r in RELATIONS}
+    for split in data.values():
+        for key, relation, b in zip(split["key"], split["relation"], split["keyword_bin"]):
+            out[relation][key] = b
+    return out
+
+
+def why_missing(ctx: _Context, word: str, relation: str) -> str:
+    """The first rule of our build that keeps ``word`` from being a ``relation`` keyword (a key of ``REASONS``)."""
+    pos, wn, config = POS[relation], ctx.wn, ctx.config
+    if not WORD.fullmatch(word):
+        return "pattern"
+    if not ctx.in_vocabulary(word):
+        return "hyphen_or_dot" if ctx.freq.missing_is_rare and not word.isalpha() else "not_in_v"
+    if not wn.synsets(word, pos):
+        return "no_sense"
+    if not any(lemma.name() == word for lemma in wn.lemmas(word, pos)) and (config.keyword_forms == "lemma" or pos == "a"):
+        return "inflected"
+    if word in CLOSED_CLASS and not config.keep_closed_class:
+        return "closed_class"
+    if not ctx.has_pos(word, pos):
+        return "part_of_speech"
+    if not ctx.keyword(word, pos):
+        return "verb_form"
+    if not TARGETS[relation](ctx, word):
+        return "targets"
+    return "other"
+
+
+def compare(published: datasets.DatasetDict, ours: datasets.DatasetDict, ctx: _Context | None = None) -> KeywordComparison:
+    """Keyword overlap of two WNLaMPro datasets; with ``ctx`` (our build's context) each missing keyword's reason."""
+    theirs_by, ours_by = keywords(published), keywords(ours)
+    their_keys = set().union(*(theirs_by[r] for r in PROBED))
+    our_keys = set().union(*(ours_by[r] for r in PROBED))
+    per_relation = {r: (len(ours_by[r]), len(theirs_by[r]), len(ours_by[r].keys() & theirs_by[r].keys())) for r in PROBED}
+    cells = {r: {b: (_count(ours, r, b), _count(published, r, b)) for b in BINS} for r in RELATIONS}
+    result = KeywordComparison(len(our_keys), len(their_keys), len(our_keys & their_keys), per_relation, cells)
+    if ctx is not None:
+        missing: dict[str, list[str]] = defaultdict(list)
+        for word in sorted(their_keys - our_keys):
+            relation = next(r for r in ("hypernym", "cohyponym", "antonym") if word in theirs_by[r])  # nouns first
+            missing[why_missing(ctx, word, relation)].append(word)
+        result.missing = {k: missing[k] for k in REASONS if missing[k]}
+    bases = _bases(ctx, their_keys) if ctx is not None else {}
+    extra: dict[str, list[str]] = defaultdict(list)
+    our_bin = {k: b for r in PROBED for k, b in ours_by[r].items()}
+    for word in sorted(our_keys - their_keys):
+        other_form = ctx is not None and bool(_forms(ctx, word) & bases.keys())
+        extra["other_form" if other_form else our_bin[word]].append(word)
+    result.extra = {k: extra[k] for k in (*BINS, "other_form") if extra[k]}
+    return result
+
+
+def _count(data: datasets.DatasetDict, relation: str, b: str) -> int:
+    return sum(1 for split in data.values() for r, kb in zip(split["relation"], split["keyword_bin"]) if r == relation and kb == b)
+
+
+def _forms(ctx: _Context, word: str) -> set[str]:
+    """``word`` and its noun base forms by WordNet's morphology."""
+    return {word, *ctx.wn._morphy(word, "n")}
+
+
+def _bases(ctx: _Context, words: set[str]) -> dict[str, str]:
+    """base form -> a word of ``words`` that has it (words themselves included)."""
+    return {b: w for w in words for b in _forms(ctx, w)}
+
+
+def render(result: KeywordComparison, examples: int = 8) -> str:
+    lines = [
+        f"distinct keywords (antonym, hypernym, cohyponym): ours {result.ours:,}, published {result.theirs:,}, "
+        f"shared {result.shared:,}",
+        f"  ours among the published: {result.ours_among_theirs:.1%}; published among ours: {result.theirs_among_ours:.1%}",
+        "",
+        "| relation | ours | published | shared | ours among published | published among ours |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r, (o, t, s) in result.per_relation.items():
+        lines.append(f"| {r} | {o:,} | {t:,} | {s:,} | {s / o if o else 0:.1%} | {s / t if t else 0:.1%} |")
+    lines += ["", "Table 4, entries ours / published:", "", "| relation | " + " | ".join(BINS) + " |", "|---|---|---|---|"]
+    for r, by_bin in result.cells.items():
+        lines.append(f"| {r} | " + " | ".join(f"{o:,} / {t:,}" for o, t in by_bin.values()) + " |")
+    if result.missing:
+        lines += ["", "Published keywords we lack, by the first rule of our build that leaves them out:"]
+        for reason, words in result.missing.items():
+            lines.append(f"- {len(words):,} {REASONS[reason]} ({reason}): {', '.join(words[:examples])}")
+    if result.extra:
+        lines += ["", "Our keywords the file lacks, by our bin:"]
+        for b, words in result.extra.items():
+            what = "the file holds another form of it (plural or base form)" if b == "other_form" else b
+            lines.append(f"- {len(words):,} {what}: {', '.join(words[:examples])}")
+    return "\n".join(lines)
+
+
+def our_build(overrides: tuple[str, ...], faithful: bool, progress: bool = True) -> tuple[datasets.DatasetDict, _Context]:
+    """The build the overrides name (from the cache when there) and its context, for the reasons."""
+    from wordbench.benchmarks.hub import build, load_data
+    from wordbench.spec import parse
+
+    from .sources.vocab import single_token_words
+    from .wnlampro import Config, WNLaMProBuilder
+
+    folder, _ = build("wnlampro", overrides, faithful=faithful, progress=progress)
+    _, data = load_data("wnlampro", str(folder), progress=progress)
+    config = parse(Config, overrides, source="--set", fixed={"faithful": True} if faithful else None)
+    wn, freq, tok, dictionary, _ = WNLaMProBuilder()._resolve(config)
+    every = sorted({w for pos in "nvar" for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)})
+    return data["default"], _Context(wn, freq, single_token_words(tok, every), config, dictionary)
+
+
+@click.command()
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="our build's options, as for `wordbench build wnlampro`")
+@click.option("--faithful", is_flag=True, help="compare our --faithful build (the authors' rules)")
+@click.option("--examples", default=8, show_default=True, help="keywords quoted per reason")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="write every count and word list here")
+def main(path, overrides, faithful, examples, json_path):
+    """Compare our WNLaMPro build with the WNLaMPro.txt at PATH (every entry kept, corruptions too)."""
+    from .wnlampro import read_wnlampro_txt
+
+    published = read_wnlampro_txt(path, keep_frequent_corruptions=True)
+    ours, ctx = our_build(tuple(overrides), faithful)
+    result = compare(published, ours, ctx)
+    click.echo(render(result, examples))
+    if json_path:
+        json_path.write_text(json.dumps({**asdict(result), "ours_among_theirs": result.ours_among_theirs,
+                                         "theirs_among_ours": result.theirs_among_ours}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
