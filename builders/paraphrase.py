@@ -67,7 +67,7 @@ Since 2.5.0 (issue 26, a reader read the whole 2.4.0 build and accepted 63 of 95
 did (``review``, ``paraphrase_review``): the rules above cannot know that a pope is a clergyman or a yacht a boat, so readers'
 verdicts replace the part of a triple that failed (the carrier, x_h, or x_a under that x_h for every x) and each row says
 whether a reader accepted it (``reviewed``). No carrier uses x as its verb (``verb_use``: "the prosecutor will consent",
-"Agamemnon consents").
+"Agamemnon consents"). 2.5.1: the builtin review reads every triple of the offline default build (rounds 7-9).
 """
 
 from __future__ import annotations
@@ -672,7 +672,7 @@ def other_sense(wn, tokens: list[str], uses: list[int], sense, window: int) -> s
 
 class ParaphraseBuilder(Builder):
     name = "paraphrase"
-    version = "2.5.0"
+    version = "2.5.1"
     Config = Config
     schema = {"default": FEATURES}
     labels = {"set": SETS, "carrier_source": ("corpus", "wordnet", "file")}
