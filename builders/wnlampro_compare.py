@@ -4,7 +4,8 @@ the keywords both hold, and for each published keyword ours lacks, the rule that
     python -m wordbench.builders.wnlampro_compare PATH/TO/WNLaMPro.txt [--set KEY=VALUE ...] [--faithful]
 
 Overlap is counted on distinct keywords of the antonym, hypernym and cohyponym entries, both ways (corruption keys
-are random edits, so they are left out), and per relation on its keywords. Table 4 is printed for both files.
+are random edits, so they are left out), per relation on its keywords, and on the targets of the entries both hold.
+Table 4 is printed for both files.
 A missing keyword is explained by the first rule of our build it fails, in the order of ``REASONS``; a keyword of
 ours the file lacks is counted by our frequency bin, and by whether the file holds another form of it.
 """
@@ -46,6 +47,7 @@ class KeywordComparison:
     shared: int
     per_relation: dict[str, tuple[int, int, int]]  # relation -> (ours, theirs, shared)
     cells: dict[str, dict[str, tuple[int, int]]]  # relation -> bin -> (our entries, their entries): Table 4
+    targets: dict[str, tuple[float, float]] = field(default_factory=dict)  # relation -> mean share of targets, both ways
     missing: dict[str, list[str]] = field(default_factory=dict)  # reason -> published keywords we lack
     extra: dict[str, list[str]] = field(default_factory=dict)  # our bin (or "other_form") -> our keywords they lack
 
@@ -64,6 +66,23 @@ def keywords(data: datasets.DatasetDict) -> dict[str, dict[str, str]]:
     for split in data.values():
         for key, relation, b in zip(split["key"], split["relation"], split["keyword_bin"]):
             out[relation][key] = b
+    return out
+
+
+def target_sets(data: datasets.DatasetDict) -> dict[tuple[str, str], set[str]]:
+    """(relation, keyword) -> its targets, over every split."""
+    return {(r, k): set(ts) for split in data.values() for r, k, ts in zip(split["relation"], split["key"], split["targets"])}
+
+
+def target_overlap(ours: datasets.DatasetDict, published: datasets.DatasetDict) -> dict[str, tuple[float, float]]:
+    """Per relation, over the entries both hold: the mean share of our targets the file has, and of its targets we have."""
+    mine, theirs = target_sets(ours), target_sets(published)
+    out = {}
+    for relation in PROBED:
+        shared = [(mine[e], theirs[e]) for e in mine.keys() & theirs.keys() if e[0] == relation]
+        if shared:
+            out[relation] = (sum(len(m & t) / len(m) for m, t in shared) / len(shared),
+                             sum(len(m & t) / len(t) for m, t in shared) / len(shared))
     return out
 
 
@@ -96,7 +115,8 @@ def compare(published: datasets.DatasetDict, ours: datasets.DatasetDict, ctx: _C
     our_keys = set().union(*(ours_by[r] for r in PROBED))
     per_relation = {r: (len(ours_by[r]), len(theirs_by[r]), len(ours_by[r].keys() & theirs_by[r].keys())) for r in PROBED}
     cells = {r: {b: (_count(ours, r, b), _count(published, r, b)) for b in BINS} for r in RELATIONS}
-    result = KeywordComparison(len(our_keys), len(their_keys), len(our_keys & their_keys), per_relation, cells)
+    result = KeywordComparison(len(our_keys), len(their_keys), len(our_keys & their_keys), per_relation, cells,
+                               target_overlap(ours, published))
     if ctx is not None:
         missing: dict[str, list[str]] = defaultdict(list)
         for word in sorted(their_keys - our_keys):
@@ -138,6 +158,9 @@ def render(result: KeywordComparison, examples: int = 8) -> str:
     ]
     for r, (o, t, s) in result.per_relation.items():
         lines.append(f"| {r} | {o:,} | {t:,} | {s:,} | {s / o if o else 0:.1%} | {s / t if t else 0:.1%} |")
+    if result.targets:
+        lines += ["", "Targets of the entries both hold (mean share per entry): "
+                  + "; ".join(f"{r} ours among published {a:.1%}, published among ours {b:.1%}" for r, (a, b) in result.targets.items())]
     lines += ["", "Table 4, entries ours / published:", "", "| relation | " + " | ".join(BINS) + " |", "|---|---|---|---|"]
     for r, by_bin in result.cells.items():
         lines.append(f"| {r} | " + " | ".join(f"{o:,} / {t:,}" for o, t in by_bin.values()) + " |")

@@ -346,10 +346,12 @@ def test_compare_names_the_rule_that_leaves_a_published_keyword_out(wn, tmp_path
         return "".join(f"{i}\ttest\t{k} (n,4.0,{c})\t{relation}\tanimal (n,5.0,90000)\n" for i, (k, c) in enumerate(keys))
 
     published = tmp_path / "published.txt"
-    published.write_text(entries([("dog", 5000), ("algorithms", 50), ("by-product", 5), ("run", 500)]))
+    published.write_text(entries([("algorithms", 50), ("by-product", 5), ("run", 500)])
+                         + "9\ttest\tdog (n,5.0,5000)\thypernym\tanimal (n,5,1)\tpet (n,5,1)\tbeast (n,5,1)\n")
     ours = tmp_path / "ours.txt"
-    ours.write_text(entries([("dog", 5000), ("algorithm", 500), ("poodle", 5)]))
+    ours.write_text(entries([("algorithm", 500), ("poodle", 5)]) + "9\ttest\tdog (n,5.0,5000)\thypernym\tanimal (n,5,1)\tcanine (n,5,1)\n")
     result = compare(read_wnlampro_txt(published), read_wnlampro_txt(ours), ctx)
+    assert result.targets == {"hypernym": (0.5, 1 / 3)}  # dog: animal of our two, of their three
     assert (result.ours, result.theirs, result.shared) == (3, 4, 1)
     assert result.per_relation["hypernym"] == (3, 4, 1) and result.per_relation["antonym"] == (0, 0, 0)
     assert result.cells["hypernym"] == {"rare": (1, 1), "medium": (0, 1), "frequent": (2, 2)}
