@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 from pathlib import Path
 
 import click
 
-from wordbench.errors import WordbenchError
+from wordbench.errors import WordbenchError, user_errors
 
 from . import __version__
 
@@ -24,19 +23,6 @@ class BatchSize(click.ParamType):
         if str(value).strip().isdigit() and int(value) >= 1:
             return int(value)
         self.fail(f"'{value}' is not auto or a positive integer", param, ctx)
-
-
-def user_errors(fn):
-    """Turn wordbench's own errors into one-line CLI errors (no traceback for a user mistake)."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except WordbenchError as exc:
-            raise click.ClickException(str(exc)) from None
-
-    return wrapper
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

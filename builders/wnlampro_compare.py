@@ -20,6 +20,8 @@ from pathlib import Path
 import click
 import datasets
 
+from wordbench.errors import user_errors
+
 from .sources.stopwords import CLOSED_CLASS
 from .wnlampro import BINS, RELATIONS, WORD, _Context, antonym_targets, cohyponym_targets, hypernym_targets
 
@@ -31,12 +33,15 @@ REASONS = {  # why a published keyword is not one of ours: the first rule it fai
     "hyphen_or_dot": "a hyphen or dot: the frequency source splits such words (wordfreq), so V cannot attest them",
     "not_in_v": "not attested by the frequency source (nor, for the rare bin, the word list or WordNet's text)",
     "no_sense": "no WordNet sense of the relation's part of speech, even through its morphology",
-    "inflected": "an inflected form, no WordNet lemma (keyword_forms=inflected takes noun forms)",
+    "capitalized": "WordNet has it only capitalized (Sunday, Paris): our build matches a lemma's case",
+    "inflected_adjective": "an inflected adjective (bigger): no antonym key in any mode",
+    "inflected": "an inflected noun form, no WordNet lemma (keyword_forms=inflected considers those of the frequency list)",
+    "inflected_unlisted": "an inflected noun form the frequency list lacks (keyword_forms=inflected takes only listed ones)",
     "closed_class": "a closed-class word (keep_closed_class=true keeps it)",
     "part_of_speech": "not of the relation's part of speech by pos_rule (default: its dominant tagged use)",
     "verb_form": "an inflected verb form whose noun senses WordNet never saw tagged",
     "targets": "too few targets in T for the relation's thresholds (with clean_targets, targets pass the keyword rules)",
-    "other": "a keyword of ours in another relation only",
+    "unexplained": "passes every rule checked here (a rule this comparison does not know, or a build of other options)",
 }
 
 
@@ -70,8 +75,12 @@ def keywords(data: datasets.DatasetDict) -> dict[str, dict[str, str]]:
 
 
 def target_sets(data: datasets.DatasetDict) -> dict[tuple[str, str], set[str]]:
-    """(relation, keyword) -> its targets, over every split."""
-    return {(r, k): set(ts) for split in data.values() for r, k, ts in zip(split["relation"], split["key"], split["targets"])}
+    """(relation, keyword) -> its targets, over every split (an entry repeated: their union)."""
+    out: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for split in data.values():
+        for r, k, ts in zip(split["relation"], split["key"], split["targets"]):
+            out[r, k].update(ts)
+    return out
 
 
 def target_overlap(ours: datasets.DatasetDict, published: datasets.DatasetDict) -> dict[str, tuple[float, float]]:
@@ -95,8 +104,16 @@ def why_missing(ctx: _Context, word: str, relation: str) -> str:
         return "hyphen_or_dot" if ctx.freq.missing_is_rare and not word.isalpha() else "not_in_v"
     if not wn.synsets(word, pos):
         return "no_sense"
-    if not any(lemma.name() == word for lemma in wn.lemmas(word, pos)) and (config.keyword_forms == "lemma" or pos == "a"):
-        return "inflected"
+    names = {lemma.name() for lemma in wn.lemmas(word, pos)}  # case-blind lookup: Sunday for sunday
+    if word not in names:
+        if names and not set(wn._morphy(word, pos)) - {word}:  # acts: a form of act before the book Acts
+            return "capitalized"
+        if pos == "a":
+            return "inflected_adjective"
+        if config.keyword_forms == "lemma":
+            return "inflected"
+        if not ctx.freq.known(word):  # _candidates takes inflected forms from the frequency list only
+            return "inflected_unlisted"
     if word in CLOSED_CLASS and not config.keep_closed_class:
         return "closed_class"
     if not ctx.has_pos(word, pos):
@@ -105,7 +122,7 @@ def why_missing(ctx: _Context, word: str, relation: str) -> str:
         return "verb_form"
     if not TARGETS[relation](ctx, word):
         return "targets"
-    return "other"
+    return "unexplained"
 
 
 def compare(published: datasets.DatasetDict, ours: datasets.DatasetDict, ctx: _Context | None = None) -> KeywordComparison:
@@ -119,9 +136,10 @@ def compare(published: datasets.DatasetDict, ours: datasets.DatasetDict, ctx: _C
                                target_overlap(ours, published))
     if ctx is not None:
         missing: dict[str, list[str]] = defaultdict(list)
-        for word in sorted(their_keys - our_keys):
-            relation = next(r for r in ("hypernym", "cohyponym", "antonym") if word in theirs_by[r])  # nouns first
-            missing[why_missing(ctx, word, relation)].append(word)
+        order = list(REASONS)
+        for word in sorted(their_keys - our_keys):  # of its relations in the file, the one our rules take furthest
+            reasons = [why_missing(ctx, word, r) for r in PROBED if word in theirs_by[r]]
+            missing[max(reasons, key=order.index)].append(word)
         result.missing = {k: missing[k] for k in REASONS if missing[k]}
     bases = _bases(ctx, their_keys) if ctx is not None else {}
     extra: dict[str, list[str]] = defaultdict(list)
@@ -176,34 +194,41 @@ def render(result: KeywordComparison, examples: int = 8) -> str:
     return "\n".join(lines)
 
 
-def our_build(overrides: tuple[str, ...], faithful: bool, progress: bool = True) -> tuple[datasets.DatasetDict, _Context]:
-    """The build the overrides name (from the cache when there) and its context, for the reasons."""
-    from wordbench.benchmarks.hub import build, load_data
-    from wordbench.spec import parse
-
+def context(config) -> _Context:
+    """The build context of ``config`` (WordNet, frequencies, T, word list), for ``why_missing``."""
     from .sources.vocab import single_token_words
-    from .wnlampro import Config, WNLaMProBuilder
+    from .wnlampro import WNLaMProBuilder
 
-    folder, _ = build("wnlampro", overrides, faithful=faithful, progress=progress)
-    _, data = load_data("wnlampro", str(folder), progress=progress)
-    config = parse(Config, overrides, source="--set", fixed={"faithful": True} if faithful else None)
     wn, freq, tok, dictionary, _ = WNLaMProBuilder()._resolve(config)
     every = sorted({w for pos in "nvar" for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)})
-    return data["default"], _Context(wn, freq, single_token_words(tok, every), config, dictionary)
+    return _Context(wn, freq, single_token_words(tok, every), config, dictionary)
+
+
+def our_build(overrides: tuple[str, ...], faithful: bool, progress: bool = True) -> tuple[datasets.DatasetDict, _Context]:
+    """The build ``wordbench build wnlampro --set ... [--faithful]`` makes (the same config), and its context."""
+    from wordbench.spec import parse
+
+    from .wnlampro import Config, WNLaMProBuilder
+
+    config = parse(Config, overrides, source="--set", fixed={"faithful": True} if faithful else None)
+    return WNLaMProBuilder().build(config, progress=progress)["default"], context(config)
 
 
 @click.command()
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="our build's options, as for `wordbench build wnlampro`")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+              help="our build's options, as for `wordbench build wnlampro` (built afresh, about a minute)")
 @click.option("--faithful", is_flag=True, help="compare our --faithful build (the authors' rules)")
 @click.option("--examples", default=8, show_default=True, help="keywords quoted per reason")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="write every count and word list here")
+@user_errors
 def main(path, overrides, faithful, examples, json_path):
-    """Compare our WNLaMPro build with the WNLaMPro.txt at PATH (every entry kept, corruptions too)."""
+    """Compare our WNLaMPro build with the WNLaMPro.txt at PATH, binned by our build's thresholds; as the
+    authors' loader (and the paper's Table 4), corruptions with a frequent key are dropped."""
     from .wnlampro import read_wnlampro_txt
 
-    published = read_wnlampro_txt(path, keep_frequent_corruptions=True)
     ours, ctx = our_build(tuple(overrides), faithful)
+    published = read_wnlampro_txt(path, ctx.config.rare_below, ctx.config.frequent_from)
     result = compare(published, ours, ctx)
     click.echo(render(result, examples))
     if json_path:

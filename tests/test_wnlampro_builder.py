@@ -331,25 +331,33 @@ def test_faithful_antonyms_keep_new_old_and_big_small(wn):
 
 
 def test_compare_names_the_rule_that_leaves_a_published_keyword_out(wn, tmp_path):
-    """``wnlampro_compare``: overlap both ways over distinct keywords, Table 4 side by side, and for each published
-    keyword we lack the first rule of our build it fails (an inflected form, a hyphen under wordfreq, a verb's
-    dominant use, a gerund, a closed-class word, too few targets)."""
+    """``wnlampro_compare``: overlap both ways over distinct keywords (dev and test), Table 4 side by side, targets of
+    the entries both hold, and for each published keyword we lack the first rule of our build it fails."""
     from wordbench.builders.wnlampro_compare import compare, render, why_missing
 
-    rates = {"algorithms": 500.0, "algorithm": 5000.0, "using": 1e4, "run": 1e5, "will": 1e5, "dog": 1e5, "cat": 1e5}
+    rates = {"algorithms": 500.0, "algorithm": 5000.0, "using": 1e4, "run": 1e5, "will": 1e5, "dog": 1e5, "cat": 1e5,
+             "sunday": 1e5, "happier": 1e4}
     ctx = _ctx(wn, rates, ["dog", "animal", "canine", "carnivore", "mammal"])
     expected = {"algorithms": "inflected", "by-product": "hyphen_or_dot", "zzxq": "not_in_v", "the": "no_sense",
-                "using": "verb_form", "run": "part_of_speech", "will": "closed_class", "cat": "targets", "poodle": "other"}
+                "sunday": "capitalized", "using": "verb_form", "run": "part_of_speech", "will": "closed_class",
+                "cat": "targets", "poodle": "unexplained"}
     assert {w: why_missing(ctx, w, "hypernym") for w in expected} == expected
+    assert why_missing(ctx, "happier", "antonym") == "inflected_adjective"
+    assert why_missing(_ctx(wn, {"acts": 1e4}, []), "acts", "hypernym") == "inflected"  # of act, not the book Acts
+    inflected = _ctx(wn, rates, ["dog", "animal", "canine", "rule", "procedure", "formula"], keyword_forms="inflected")
+    assert why_missing(inflected, "dogs", "hypernym") == "inflected_unlisted"  # attested by WordNet's text, not listed
+    assert why_missing(inflected, "algorithms", "hypernym") == "unexplained"  # a keyword of that build
+    assert why_missing(_ctx(wn, rates, [], faithful=True), "sunday", "hypernym") == "capitalized"
 
-    def entries(keys, relation="hypernym"):
-        return "".join(f"{i}\ttest\t{k} (n,4.0,{c})\t{relation}\tanimal (n,5.0,90000)\n" for i, (k, c) in enumerate(keys))
+    def entries(keys, relation="hypernym", split="test"):
+        return "".join(f"{k}{i}\t{split}\t{k} (n,4.0,{c})\t{relation}\tanimal (n,5.0,90000)\n" for i, (k, c) in enumerate(keys))
 
     published = tmp_path / "published.txt"
-    published.write_text(entries([("algorithms", 50), ("by-product", 5), ("run", 500)])
+    published.write_text(entries([("algorithms", 50), ("by-product", 5)]) + entries([("run", 500)], split="dev")
                          + "9\ttest\tdog (n,5.0,5000)\thypernym\tanimal (n,5,1)\tpet (n,5,1)\tbeast (n,5,1)\n")
     ours = tmp_path / "ours.txt"
-    ours.write_text(entries([("algorithm", 500), ("poodle", 5)]) + "9\ttest\tdog (n,5.0,5000)\thypernym\tanimal (n,5,1)\tcanine (n,5,1)\n")
+    ours.write_text(entries([("algorithm", 500)]) + entries([("poodle", 5)], split="dev")
+                    + "9\ttest\tdog (n,5.0,5000)\thypernym\tanimal (n,5,1)\tcanine (n,5,1)\n")
     result = compare(read_wnlampro_txt(published), read_wnlampro_txt(ours), ctx)
     assert result.targets == {"hypernym": (0.5, 1 / 3)}  # dog: animal of our two, of their three
     assert (result.ours, result.theirs, result.shared) == (3, 4, 1)
@@ -361,17 +369,43 @@ def test_compare_names_the_rule_that_leaves_a_published_keyword_out(wn, tmp_path
     assert "ours among the published: 33.3%; published among ours: 25.0%" in text and "| hypernym | 1 / 1 | 0 / 1 | 2 / 2 |" in text
 
 
-def test_compare_command_on_the_default_build(wnlampro_build, wnlampro_file, tmp_path):
-    """``python -m wordbench.builders.wnlampro_compare FILE`` compares the (cached) default build with a file."""
+def test_compare_agrees_with_the_default_build(wnlampro_build, wnlampro_file, tmp_path, monkeypatch):
+    """Every keyword the default build kept passes every rule ``why_missing`` checks (so a reason is never a rule the
+    build did not apply), and ``python -m wordbench.builders.wnlampro_compare FILE`` compares it with a file."""
     import json
 
     from click.testing import CliRunner
 
-    from wordbench.builders.wnlampro_compare import main
+    from wordbench.benchmarks.hub import load_data
+    from wordbench.builders import wnlampro_compare
+    from wordbench.builders.wnlampro_compare import PROBED, context, keywords, why_missing
 
+    ours, ctx = load_data("wnlampro", str(wnlampro_build[0]), progress=False)[1]["default"], context(Config())
+    kept = keywords(ours)
+    for relation in PROBED:
+        sample = random.Random(0).sample(sorted(kept[relation]), min(60, len(kept[relation])))
+        assert {w: why_missing(ctx, w, relation) for w in sample} == {w: "unexplained" for w in sample}
+    with_missing = tmp_path / "published.txt"
+    with_missing.write_text(wnlampro_file.read_text() + "7\ttest\tsunday (n,5,50000)\thypernym\tday (n,5,1)\n"
+                            "8\tdev\talgorithms (n,4,5000)\thypernym\trule (n,5,1)\n")
+    monkeypatch.setattr(wnlampro_compare, "our_build", lambda overrides, faithful: (ours, ctx))
     out = tmp_path / "compare.json"
-    result = CliRunner().invoke(main, [str(wnlampro_file), "--json", str(out)])
+    result = CliRunner().invoke(wnlampro_compare.main, [str(with_missing), "--json", str(out)])
     assert result.exit_code == 0, result.output
-    assert "published among ours: 100.0%" in result.output  # good, dog, poodle, cat, oak: all default keywords
     numbers = json.loads(out.read_text())
-    assert numbers["theirs"] == 5 and numbers["shared"] == 5 and numbers["cells"]["corruption"]["rare"][1] == 1
+    assert numbers["theirs"] == 7 and numbers["shared"] == 5  # good, dog, poodle, cat, oak are default keywords
+    assert numbers["missing"] == {"capitalized": ["sunday"], "inflected": ["algorithms"]}
+    assert numbers["cells"]["corruption"]["rare"][1] == 1
+
+
+def test_compare_builds_what_the_options_name(monkeypatch):
+    """The compared build is the one ``wordbench build wnlampro --set ... [--faithful]`` makes."""
+    from wordbench.builders import wnlampro_compare
+
+    seen = []
+    monkeypatch.setattr(WNLaMProBuilder, "build", lambda self, config, progress=True: seen.append(config) or {"default": None})
+    monkeypatch.setattr(wnlampro_compare, "context", lambda config: config)
+    _, config = wnlampro_compare.our_build(("keyword_forms=inflected",), True, progress=False)
+    assert seen == [config] and config.keyword_forms == "inflected" and config.faithful
+    with pytest.raises(ConfigError, match="unknown config key"):
+        wnlampro_compare.our_build(("nonsense=1",), False)

@@ -22,3 +22,19 @@ def warn(message: str) -> None:
     import sys
 
     print(f"warning: {message}", file=sys.stderr)
+
+
+def user_errors(fn):
+    """Turn wordbench's own errors into one-line CLI errors (no traceback for a user mistake)."""
+    import functools
+
+    import click
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except WordbenchError as exc:
+            raise click.ClickException(str(exc)) from None
+
+    return wrapper

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import click
 
+from wordbench.errors import user_errors
+
 from .builder import distinct_variants, licensed, select_variants
 from .formats import read_distillingeval
 from .rules import RULES
@@ -105,6 +107,7 @@ def table(results: list[SetComparison]) -> str:
 @click.option("--analyzer", default="offline", show_default=True, help="German analyzer: offline or stanza")
 @click.option("--faithful", is_flag=True, help="the rules' --faithful behaviour (the authors' code)")
 @click.option("--show", default=0, show_default=True, help="print up to N misses and extras per set")
+@user_errors
 def main(folder, analyzer, faithful, show):
     """Compare the rules with the DistilLingEval sets in FOLDER."""
     results = compare_sets(folder, analyzer, faithful)
