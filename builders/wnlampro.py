@@ -331,12 +331,17 @@ class WNLaMProBuilder(Builder):
     def sources(self, config: Config) -> list[SourceInfo]:
         return self._resolve(config)[-1]
 
-    def build(self, config: Config, progress: bool = True) -> dict[str, datasets.DatasetDict]:
+    def context(self, config: Config, progress: bool = False) -> tuple[_Context, list[str]]:
+        """The build's context (WordNet, frequencies, T, word list) and every WordNet lemma of the pattern."""
         with stage("wnlampro: loading WordNet, frequencies, tokenizer and word list", progress):
             wn, freq, tok, dictionary, _ = self._resolve(config)
             every = sorted({w for pos in "nvar" for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)})
         with stage(f"wnlampro: single-token targets among {len(every):,} WordNet lemmas", progress):
-            ctx = _Context(wn, freq, single_token_words(tok, every), config, dictionary)
+            return _Context(wn, freq, single_token_words(tok, every), config, dictionary), every
+
+    def build(self, config: Config, progress: bool = True) -> dict[str, datasets.DatasetDict]:
+        ctx, every = self.context(config, progress)
+        wn, freq = ctx.wn, ctx.freq
         if freq.missing_is_rare and config.rare_words in ("dictionary", "glosses"):
             with stage("wnlampro: words of WordNet's glosses and examples (the rare bin's attestation)", progress):
                 gloss_words(wn)

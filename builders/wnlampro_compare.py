@@ -13,7 +13,7 @@ ours the file lacks is counted by our frequency bin, and by whether the file hol
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -125,44 +125,39 @@ def why_missing(ctx: _Context, word: str, relation: str) -> str:
     return "unexplained"
 
 
-def compare(published: datasets.DatasetDict, ours: datasets.DatasetDict, ctx: _Context | None = None) -> KeywordComparison:
-    """Keyword overlap of two WNLaMPro datasets; with ``ctx`` (our build's context) each missing keyword's reason."""
+def compare(published: datasets.DatasetDict, ours: datasets.DatasetDict, ctx: _Context) -> KeywordComparison:
+    """Keyword overlap of two WNLaMPro datasets, and each missing keyword's reason by ``ctx`` (our build's context)."""
     theirs_by, ours_by = keywords(published), keywords(ours)
     their_keys = set().union(*(theirs_by[r] for r in PROBED))
     our_keys = set().union(*(ours_by[r] for r in PROBED))
     per_relation = {r: (len(ours_by[r]), len(theirs_by[r]), len(ours_by[r].keys() & theirs_by[r].keys())) for r in PROBED}
-    cells = {r: {b: (_count(ours, r, b), _count(published, r, b)) for b in BINS} for r in RELATIONS}
+    our_cells, their_cells = _cells(ours), _cells(published)
+    cells = {r: {b: (our_cells[r, b], their_cells[r, b]) for b in BINS} for r in RELATIONS}
     result = KeywordComparison(len(our_keys), len(their_keys), len(our_keys & their_keys), per_relation, cells,
                                target_overlap(ours, published))
-    if ctx is not None:
-        missing: dict[str, list[str]] = defaultdict(list)
-        order = list(REASONS)
-        for word in sorted(their_keys - our_keys):  # of its relations in the file, the one our rules take furthest
-            reasons = [why_missing(ctx, word, r) for r in PROBED if word in theirs_by[r]]
-            missing[max(reasons, key=order.index)].append(word)
-        result.missing = {k: missing[k] for k in REASONS if missing[k]}
-    bases = _bases(ctx, their_keys) if ctx is not None else {}
+    missing: dict[str, list[str]] = defaultdict(list)
+    order = list(REASONS)
+    for word in sorted(their_keys - our_keys):  # of its relations in the file, the one our rules take furthest
+        reasons = [why_missing(ctx, word, r) for r in PROBED if word in theirs_by[r]]
+        missing[max(reasons, key=order.index)].append(word)
+    result.missing = {k: missing[k] for k in REASONS if missing[k]}
+    their_forms = set().union(*(_forms(ctx, w) for w in their_keys))
     extra: dict[str, list[str]] = defaultdict(list)
     our_bin = {k: b for r in PROBED for k, b in ours_by[r].items()}
     for word in sorted(our_keys - their_keys):
-        other_form = ctx is not None and bool(_forms(ctx, word) & bases.keys())
-        extra["other_form" if other_form else our_bin[word]].append(word)
+        extra["other_form" if _forms(ctx, word) & their_forms else our_bin[word]].append(word)
     result.extra = {k: extra[k] for k in (*BINS, "other_form") if extra[k]}
     return result
 
 
-def _count(data: datasets.DatasetDict, relation: str, b: str) -> int:
-    return sum(1 for split in data.values() for r, kb in zip(split["relation"], split["keyword_bin"]) if r == relation and kb == b)
+def _cells(data: datasets.DatasetDict) -> Counter:
+    """(relation, bin) -> entries: Table 4."""
+    return Counter(cell for split in data.values() for cell in zip(split["relation"], split["keyword_bin"]))
 
 
 def _forms(ctx: _Context, word: str) -> set[str]:
     """``word`` and its noun base forms by WordNet's morphology."""
     return {word, *ctx.wn._morphy(word, "n")}
-
-
-def _bases(ctx: _Context, words: set[str]) -> dict[str, str]:
-    """base form -> a word of ``words`` that has it (words themselves included)."""
-    return {b: w for w in words for b in _forms(ctx, w)}
 
 
 def render(result: KeywordComparison, examples: int = 8) -> str:
@@ -195,13 +190,10 @@ def render(result: KeywordComparison, examples: int = 8) -> str:
 
 
 def context(config) -> _Context:
-    """The build context of ``config`` (WordNet, frequencies, T, word list), for ``why_missing``."""
-    from .sources.vocab import single_token_words
+    """The build context of ``config``, for ``why_missing``."""
     from .wnlampro import WNLaMProBuilder
 
-    wn, freq, tok, dictionary, _ = WNLaMProBuilder()._resolve(config)
-    every = sorted({w for pos in "nvar" for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)})
-    return _Context(wn, freq, single_token_words(tok, every), config, dictionary)
+    return WNLaMProBuilder().context(config)[0]
 
 
 def our_build(overrides: tuple[str, ...], faithful: bool, progress: bool = True) -> tuple[datasets.DatasetDict, _Context]:
