@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.wordbench-installed
 PYTEST_ARGS ?=
 
-.PHONY: install system test test-fast readme-figures demo perf perf-peers clean
+.PHONY: install system test test-fast readme-figures demo perf perf-peers gpu-wheels gpu-check clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -62,6 +62,20 @@ perf-peers: install
 	$(PEERS)/bin/python -m pip install -q --no-deps -e .
 	HF_HUB_OFFLINE=1 $(PY) perf/peers.py prepare
 	HF_HUB_OFFLINE=1 $(PEERS)/bin/python perf/peers.py
+
+# The GPU check (perf/gpu_check.py). Here, once: the wheels the GPU machine lacks (pure Python, for its Python 3.12)
+# and SmolLM2's tokenizer, into .whl/ (ignored; it travels as the carried folder). There: `make gpu-check`, or
+# `sh perf/gpu_check.sh` where make is missing; it writes perf/results/gpu.json and gpu.txt.
+GPU_WHEELS := jsonlines==4.0.0 sacremoses==0.2.0 lm-eval==0.4.13  # lm-eval: the peer, on the same module
+gpu-wheels: install
+	rm -rf .whl && mkdir -p .whl
+	$(PY) -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+		--platform manylinux2014_x86_64 --platform any -d .whl $(GPU_WHEELS)
+	HF_HUB_OFFLINE=1 $(PY) perf/gpu_check.py --save-tokenizer
+	du -sh .whl
+
+gpu-check:
+	sh perf/gpu_check.sh
 
 clean:
 	rm -rf $(VENV) $(PEERS) build *.egg-info runs

@@ -11,7 +11,6 @@ sample's length is its number of whitespace tokens.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Literal
 
@@ -21,6 +20,7 @@ from wordbench.errors import SourceError
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 
 from .base import Builder
+from .sources.normalize import Normalizer, strip_accents  # noqa: F401 - re-exported
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_documents, iter_corpus_lines, split_documents
 
@@ -49,35 +49,6 @@ class Config(Spec):
     max_train: int | None = opt(None, "a seeded sample of this many train samples", ge=1)
     seed: int = seed_opt()
     faithful: bool = faithful_opt()
-
-
-def strip_accents(text: str) -> str:
-    """XLM's accent removal: NFD decomposition, combining marks (category Mn) dropped."""
-    return "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
-
-
-class Normalizer:
-    """The paper's (XLM's) preprocessing: Moses punctuation normalization, Moses tokens (no escaping),
-    lower-case, accents stripped; returns whitespace tokens."""
-
-    def __init__(self, lowercase: bool = True, lang: str = "en", accents: bool = True, punct: bool = True):
-        try:
-            from sacremoses import MosesPunctNormalizer, MosesTokenizer
-        except ImportError as exc:
-            raise SourceError("preprocessing needs sacremoses: pip install sacremoses") from exc
-        self.moses = MosesTokenizer(lang=lang)
-        self.punct = MosesPunctNormalizer(lang=lang, pre_replace_unicode_punct=True, post_remove_control_chars=True) if punct else None
-        self.lowercase, self.accents = lowercase, accents
-
-    def __call__(self, text: str) -> list[str]:
-        if self.punct is not None:
-            text = self.punct.normalize(text)
-        text = " ".join(self.moses.tokenize(text, escape=False))
-        if self.lowercase:
-            text = text.lower()
-        if self.accents:
-            text = strip_accents(text)
-        return text.split()
 
 
 def _documents(spec: str, text_column: str, unit: str) -> Iterator[list[str]]:

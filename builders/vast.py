@@ -35,14 +35,13 @@ from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, OFFLINE_EN, corpus_info, iter_corpus_lines
 from .sources.lexica import Lexicon, lexicon_problem, load_lexicon, offline_lexica
 from .sources.similarity import SimilarityTask, load_similarity, similarity_problem
-from .vast_words import LANGUAGES, POLAR, WEAT_TESTS, WORD_SETS, polar_words
+from .vast_words import CLASS_EDGES, LANGUAGES, POLAR, WEAT_TESTS, WORD_SETS, polar_words, valence_class  # noqa: F401 - re-exported
 
 SETTINGS = ("bleached", "aligned", "misaligned", "random")
 TEMPLATE_SETTINGS = ("aligned", "misaligned")  # English templates only (the paper publishes no translation)
 # "This is WORD" (May et al. 2019); the other languages are wordbench's translations, not the authors'.
 BLEACHED = {"en": "This is WORD", "pt": "Isto é WORD", "es": "Esto es WORD", "fr": "C'est WORD", "pl": "To jest WORD",
             "tr": "Bu WORD", "zh": "这是WORD"}
-CLASS_EDGES = (2.5, 4.0, 6.0, 7.5)  # valence classes 0..4 on the 1-9 scale: [1, 2.5), [2.5, 4), ... (the paper's text)
 # The template wording: the paper's text, and the authors' code (--faithful); their code also closes the
 # classes on the right (<= 2.5, ...) and takes a template valence Warriner > ANEW > Bellezza.
 PHRASE = {"paper": "think of", "faithful": "think about"}
@@ -125,13 +124,6 @@ class Config(Spec):
             raise ConfigError("give scale_low and scale_high together (the lexicon's scale)")
         if self.scale_low is not None and self.scale_high is not None and not self.scale_low < self.scale_high:
             raise ConfigError(f"scale_low ({self.scale_low}) must be below scale_high ({self.scale_high})")
-
-
-def valence_class(valence9: float, right_closed: bool = False) -> int:
-    """The aligned template's class of a 1..9 valence: the paper's 1.0-2.49 / 2.50-3.99 / ... (an edge opens
-    the upper class); ``right_closed``: the authors' code (<= 2.5 / <= 4.0 / <= 6.0 / <= 7.5)."""
-    below = (lambda edge: valence9 <= edge) if right_closed else (lambda edge: valence9 < edge)
-    return next((c for c, edge in enumerate(CLASS_EDGES) if below(edge)), len(CLASS_EDGES))
 
 
 def template_context(word: str, setting: str, valence9: float, phrase: str, language: str = "en", right_closed: bool = False) -> str:

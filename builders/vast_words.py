@@ -103,3 +103,13 @@ def polar_words(language: str = "en") -> dict[str, tuple[str, ...]]:
         words = (" ".join(w.split()) for w in PUBLISHED_POLAR[language][pole].split(","))
         out[pole] = tuple(dict.fromkeys(w for w in words if w))
     return out
+
+
+CLASS_EDGES = (2.5, 4.0, 6.0, 7.5)  # valence classes 0..4 on the 1-9 scale: [1, 2.5), [2.5, 4), ... (the paper's text)
+
+
+def valence_class(valence9: float, right_closed: bool = False) -> int:
+    """The aligned template's class of a 1..9 valence: the paper's 1.0-2.49 / 2.50-3.99 / ... (an edge opens
+    the upper class); ``right_closed``: the authors' code (<= 2.5 / <= 4.0 / <= 6.0 / <= 7.5)."""
+    below = (lambda edge: valence9 <= edge) if right_closed else (lambda edge: valence9 < edge)
+    return next((c for c, edge in enumerate(CLASS_EDGES) if below(edge)), len(CLASS_EDGES))

@@ -24,7 +24,7 @@ from wordbench.errors import ConfigError, DataFormatError
 from wordbench.hashing import file_sha8, seeded_key
 from wordbench.spec import Spec, opt, seed_opt
 from wordbench.builders.sources.corpora import numbered_lines
-from wordbench.builders.tendencies import Normalizer
+from wordbench.builders.sources.normalize import Normalizer
 
 from . import stats
 from .base import RunContext, Scorer
@@ -125,7 +125,7 @@ class TendenciesScorer(Scorer):
         super().prepare(context)
         splits = context.data.get("default", {})
         if "train" in splits:
-            self.train = list(splits["train"]["text"])
+            self.train = [r["text"] for r in splits["train"]]
         if self.options.baseline and len(self.train) < 1:
             raise ConfigError("the trigram baseline is trained on the dataset's train split; this dataset has none")
 
@@ -220,14 +220,14 @@ class TendenciesScorer(Scorer):
         for name, recs in groups.items():
             unfinished = sum(1 for r in recs if r["finished"] is False)
             kept = [r for r in recs if not (o.unfinished == "drop" and r["finished"] is False)]
-            try:
+            try:  # a degenerate sample (no words, one word type: no Zipf fit) is skipped with its reason, not a traceback
                 sample = stats.Sample.from_texts(r["words"] for r in kept)
+                size = int(sample.lengths.size)
+                ref = self._reference_of_size(reference, size)
+                result = stats.compare(sample, ref, tests=True, n_resamples=int(o.n_resamples), seed=int(o.seed), zipf_norm=zipf_norm)
             except ValueError as exc:
                 skipped[name] = f"{len(recs)} samples, {len(kept)} kept: {exc}"
                 continue
-            size = int(sample.lengths.size)
-            ref = self._reference_of_size(reference, size)
-            result = stats.compare(sample, ref, tests=True, n_resamples=int(o.n_resamples), seed=int(o.seed), zipf_norm=zipf_norm)
             result["reference_documents"] = int(ref.lengths.size)
             generated = any(r["finished"] is not None for r in recs)  # a samples file says nothing about EOS
             result.update(samples=len(recs), unfinished=unfinished / len(recs) if generated else None, kept=len(kept),

@@ -25,7 +25,7 @@ import numpy as np
 from wordbench.errors import ConfigError, DataFormatError
 from wordbench.hashing import seeded_key
 from wordbench.spec import Spec, opt, seed_opt
-from wordbench.builders.vast import valence_class
+from wordbench.builders.vast_words import valence_class
 from wordbench.builders.vast_words import POLAR, VAD_SETS, WEAT_TESTS, WORD_SETS
 
 from . import stats

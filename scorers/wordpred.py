@@ -81,7 +81,7 @@ class WordPredScorer(Scorer):
         super().prepare(context)
         if "types" in context.data:
             types = context.data["types"]["test"]
-            self.neighbours = dict(zip(types["word"], (list(n) for n in types["neighbours"])))
+            self.neighbours = {r["word"]: list(r["neighbours"]) for r in types}
 
     def stratum(self, row: dict) -> object:
         """A line is sampled in the stratum of its rarest binned word, so the low bin keeps events."""

@@ -19,7 +19,7 @@ def long_marian(tmp_path_factory):
     import torch
     import transformers
 
-    from conftest import _marian_tokenizer
+    from tiny_models import _marian_tokenizer
 
     folder = tmp_path_factory.mktemp("long-marian")
     tok = _marian_tokenizer(folder)

@@ -1,0 +1,9 @@
+#!/bin/sh
+# The GPU machine's side of `make gpu-check` (it may have no make): the carried wheels and wordbench itself into a
+# folder of their own, then the check. Run from the repository root: sh perf/gpu_check.sh [gpu_check.py options]
+set -e
+SITE=${GPU_SITE:-/tmp/wordbench-site}
+PY=${PYTHON:-python3}
+$PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$SITE" .whl/*.whl
+$PY -m pip install -q --no-index --no-deps --no-build-isolation --no-compile --no-cache-dir --upgrade --target "$SITE" .
+PYTHONPATH="$SITE" PYTHONUNBUFFERED=1 $PY perf/gpu_check.py "$@"
