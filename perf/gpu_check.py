@@ -57,7 +57,8 @@ SHAPES = {  # Llama-3.2-1B and Llama-3-8B as their configs give them
 }
 TINY_SHAPE = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
                   vocab_size=1024, max_position_embeddings=2048, tie_word_embeddings=False)
-HEAD_BLOCKS = [(1024, 16384), (2048, 32768), (4096, 32768), (4096, 65536), (8192, 32768), (8192, 131072), (16384, 32768)]
+TINY_POSITIONS = 512  # the check's tiny models take the benchmarks' real items (the tests' take 64)
+HEAD_BLOCKS = [(1024, 16384), (4096, 32768), (4096, 65536), (8192, 32768), (2048, 262144), (4096, 262144), (8192, 262144)]  # vocab >= 128256: one log-softmax
 # tiny models each benchmark is checked on (a family the benchmark does not score is skipped with its reason)
 MODELS = ("gpt2", "llama", "bert", "bert-encoder", "t5", "bart", "marian")
 
@@ -319,6 +320,7 @@ def batch_and_oom(check: Check, model, texts: list[str]) -> None:
     from wordbench.scorers.models.batching import AUTO_START_CUDA, AUTO_TOKENS_CUDA
 
     device = model.device
+    index = device.index if device.index is not None else torch.cuda.current_device()
     with check.step("batch") as out:
         torch.cuda.reset_peak_memory_stats(device)
         total = torch.cuda.get_device_properties(device).total_memory
@@ -335,7 +337,7 @@ def batch_and_oom(check: Check, model, texts: list[str]) -> None:
         fraction = (weights + room) / total
         first = [s.total for s in model.sequence_logprobs(texts[:8])]
         torch.cuda.empty_cache()
-        torch.cuda.set_per_process_memory_fraction(fraction, device)
+        torch.cuda.set_per_process_memory_fraction(fraction, index)
         try:
             model.batch_size = "auto"
             capped = [s.total for s in model.sequence_logprobs(texts)]
@@ -358,7 +360,7 @@ def batch_and_oom(check: Check, model, texts: list[str]) -> None:
             again = [s.total for s in model.sequence_logprobs(texts[:8])]
             out["capped"]["same_after_casts"] = first == again  # the failed float32 casts left every weight as it was
         finally:
-            torch.cuda.set_per_process_memory_fraction(1.0, device)
+            torch.cuda.set_per_process_memory_fraction(1.0, index)
             torch.cuda.empty_cache()
             model.batch_size = "auto"
         if not out["capped"]["backed_off"]:
@@ -394,6 +396,8 @@ def mfu(check: Check, model, name: str, workloads: dict) -> None:
                                           "tflop": round(total / 1e12, 3), "seconds": round(seconds, 4),
                                           "tflops": round(total / seconds / 1e12, 1), "mfu": round(total / seconds / rate, 3),
                                           "batch_rows": model.sizer.size, "batch_tokens": model.sizer.tokens}
+            if device.type == "cuda":
+                w.update(device_time(lambda: model.sequence_logprobs(items), device, seconds))
             if peer.lm is not None:
                 theirs, their_seconds = timed(device, lambda: peer.loglikelihood(items), repeat=2)
                 ours = np.array([s.total for s in scores])
@@ -403,6 +407,26 @@ def mfu(check: Check, model, name: str, workloads: dict) -> None:
                                 "max_rel_diff": float(f"{(diff / np.maximum(1.0, np.abs(ours))).max():.3g}"),
                                 "pearson": float(f"{np.corrcoef(ours, theirs)[0, 1]:.6f}")}
             print(f"   {name} {kind}: {json.dumps(w)}", flush=True)
+
+
+GEMM_KERNELS = ("gemm", "matmul", "nvjet", "cutlass", "sm90_xmma", "cublas")
+
+
+def device_time(fn, device: torch.device, wall: float) -> dict:
+    """Where the wall time of ``fn`` goes: the GPU's kernel time (torch.profiler, one extra call), its matrix-product
+    share, and the rest of ``wall`` (host work the GPU waits for: tokenizing, layout, masks, launches)."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        sync(device)
+    kernels = [e for e in prof.key_averages() if getattr(e, "device_type", None) is None or "CUDA" in str(e.device_type)]
+    own = lambda e: getattr(e, "self_device_time_total", None) or getattr(e, "self_cuda_time_total", 0)  # noqa: E731 - µs
+    busy = sum(own(e) for e in kernels) / 1e6
+    gemm = sum(own(e) for e in kernels if any(k in e.key.lower() for k in GEMM_KERNELS)) / 1e6
+    top = sorted(kernels, key=own, reverse=True)[:4]
+    return {"gpu_kernel_s": round(busy, 4), "gemm_kernel_s": round(gemm, 4), "host_or_idle_s": round(max(wall - busy, 0.0), 4),
+            "gpu_busy_share": round(busy / wall, 3), "top_kernels": {e.key[:60]: round(own(e) / 1e3, 2) for e in top}}
 
 
 class LMEvalPeer:
@@ -506,7 +530,8 @@ def write_text_report(result: dict, path: Path) -> None:
         status = "FAILED " + step["error"] if "error" in step else step.get("skipped", "ok")
         lines.append(f"{name:32s} {step['wall_s']:8.1f} s  {status}")
         for kind, w in step.get("workloads", {}).items():
-            lines.append(f"    {kind:12s} {w['tokens_fed']:7d} tokens  {w['seconds']:.3f} s  {w['tflops']:7.1f} TFLOP/s  MFU {w['mfu']:.1%} "
+            busy = f"  GPU busy {w['gpu_busy_share']:.0%}" if "gpu_busy_share" in w else ""
+            lines.append(f"    {kind:12s} {w['tokens_fed']:7d} tokens  {w['seconds']:.3f} s{busy}  {w['tflops']:7.1f} TFLOP/s  MFU {w['mfu']:.1%} "
                          f"of {step['gemm_tflops']} TFLOP/s" + (f"  lm-eval {w['lm_eval']['seconds']:.3f} s ({w['lm_eval']['speedup']}x, "
                                                                  f"MFU {w['lm_eval']['mfu']:.1%})" if "lm_eval" in w else ""))
     lines += ["", f"failures: {len(result['failures'])}"] + [f"  {f}" for f in result["failures"]]
@@ -544,7 +569,7 @@ def main(argv=None) -> int:
     check.result["mode"] = "cpu" if args.cpu else "cuda"
     start = time.perf_counter()
     with check.step("setup") as out:
-        models = build_tiny_models(root / "models")
+        models = build_tiny_models(root / "models", positions=TINY_POSITIONS)
         data = load_check_data()
         out["tiny_models"] = sorted(models)
     if "correctness" not in skip:

@@ -100,9 +100,9 @@ def _bart_tokenizer(folder: Path):
     return fast
 
 
-def build_tiny_models(root: Path) -> dict[str, Path]:
+def build_tiny_models(root: Path, positions: int = 64) -> dict[str, Path]:
     """Folders of tiny random models under ``root``: gpt2, llama (causal), bert (masked), bert-encoder, marian, t5,
-    bart (seq2seq), gpt2-pickle (pickle weights only). Seeded: the same weights every time."""
+    bart (seq2seq), gpt2-pickle (pickle weights only), taking ``positions`` tokens. Seeded: the same weights every time."""
     import torch
     import transformers
 
@@ -113,22 +113,24 @@ def build_tiny_models(root: Path) -> dict[str, Path]:
     mt = _marian_tokenizer(root / "marian-tokenizer")
     t5 = _t5_tokenizer(root / "t5-tokenizer")
     bart = _bart_tokenizer(root / "bart-tokenizer")
+    for tok in (wp, mt, bart):
+        tok.model_max_length = positions
     specs = {
-        "gpt2": (bpe, transformers.GPT2LMHeadModel, transformers.GPT2Config(vocab_size=len(bpe), n_positions=64, n_embd=32, n_layer=2, n_head=2, bos_token_id=bpe.bos_token_id, eos_token_id=bpe.eos_token_id)),
-        "llama": (bpe, transformers.LlamaForCausalLM, transformers.LlamaConfig(vocab_size=len(bpe), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=64, bos_token_id=bpe.bos_token_id, eos_token_id=bpe.eos_token_id)),
-        "bert": (wp, transformers.BertForMaskedLM, transformers.BertConfig(vocab_size=len(wp), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2, max_position_embeddings=64)),
+        "gpt2": (bpe, transformers.GPT2LMHeadModel, transformers.GPT2Config(vocab_size=len(bpe), n_positions=positions, n_embd=32, n_layer=2, n_head=2, bos_token_id=bpe.bos_token_id, eos_token_id=bpe.eos_token_id)),
+        "llama": (bpe, transformers.LlamaForCausalLM, transformers.LlamaConfig(vocab_size=len(bpe), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=positions, bos_token_id=bpe.bos_token_id, eos_token_id=bpe.eos_token_id)),
+        "bert": (wp, transformers.BertForMaskedLM, transformers.BertConfig(vocab_size=len(wp), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2, max_position_embeddings=positions)),
         "marian": (mt, transformers.MarianMTModel, transformers.MarianConfig(
             vocab_size=len(mt), d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=2, decoder_attention_heads=2,
-            encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=64, pad_token_id=mt.pad_token_id,
+            encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=positions, pad_token_id=mt.pad_token_id,
             eos_token_id=mt.eos_token_id, decoder_start_token_id=mt.pad_token_id, forced_eos_token_id=None)),
         "t5": (t5, transformers.T5ForConditionalGeneration, transformers.T5Config(
             vocab_size=len(t5), d_model=32, d_kv=16, d_ff=64, num_layers=2, num_decoder_layers=2, num_heads=2,
             pad_token_id=t5.pad_token_id, eos_token_id=t5.eos_token_id, decoder_start_token_id=t5.pad_token_id)),
         "bart": (bart, transformers.BartForConditionalGeneration, transformers.BartConfig(
             vocab_size=len(bart), d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=2, decoder_attention_heads=2,
-            encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=64, pad_token_id=bart.pad_token_id, bos_token_id=bart.bos_token_id,
+            encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=positions, pad_token_id=bart.pad_token_id, bos_token_id=bart.bos_token_id,
             eos_token_id=bart.eos_token_id, decoder_start_token_id=bart.eos_token_id, forced_bos_token_id=None, forced_eos_token_id=None)),
-        "bert-encoder": (wp, transformers.BertModel, transformers.BertConfig(vocab_size=len(wp), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2, max_position_embeddings=64)),
+        "bert-encoder": (wp, transformers.BertModel, transformers.BertConfig(vocab_size=len(wp), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2, max_position_embeddings=positions)),
     }
     for name, (tok, cls, config) in specs.items():
         model = cls(config).eval()

@@ -298,17 +298,19 @@ def _scores(model, name):
     return [s.logprobs for s in model.sequence_logprobs(PAIRS)]
 
 
+@pytest.mark.parametrize("block", [(3, 7), (3, 10**6)], ids=["vocabulary-blocks", "one-vocabulary-block"])
 @pytest.mark.parametrize("name", ["gpt2", "llama", "marian", "bart", "t5"])
-def test_fused_head_scores_as_the_models_own_logits(tiny_models, monkeypatch, name):
-    """Small blocks (3 positions x 7 vocabulary entries), so every sum crosses blocks; Marian's and BART's
-    ``final_logits_bias`` made non-zero, so a fused head that left it out would fail."""
+def test_fused_head_scores_as_the_models_own_logits(tiny_models, monkeypatch, name, block):
+    """Small blocks (3 positions x 7 vocabulary entries), so every sum crosses blocks, and blocks of the whole vocabulary
+    (CUDA's layout: one log-softmax kernel); Marian's and BART's ``final_logits_bias`` made non-zero, so a fused head
+    that left it out would fail."""
     from wordbench.scorers.models import base
 
     model = load_model(str(tiny_models[name]), device="cpu", batch_size=4)
     if hasattr(model.model, "final_logits_bias"):
         torch.manual_seed(1)
         model.model.final_logits_bias.normal_()
-    monkeypatch.setitem(base.HEAD_BLOCK, "cpu", (3, 7))
+    monkeypatch.setitem(base.HEAD_BLOCK, "cpu", block)
     model.fused_head = False
     want = _scores(model, name)
     model.fused_head = None

@@ -94,9 +94,11 @@ class CausalLM(ScoringModel):
         return tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id
 
     def encode(self, text: str, bos: bool = True) -> Encoded:
-        enc = super().encode(text)
-        if bos and self.bos_id is not None and (not enc.ids or enc.ids[0] != self.bos_id):
-            enc = Encoded([self.bos_id] + enc.ids, [(0, 0)] + enc.offsets, [True] + enc.special)
+        return self._with_bos(super().encode(text)) if bos else super().encode(text)
+
+    def _with_bos(self, enc: Encoded) -> Encoded:
+        if self.bos_id is not None and (not enc.ids or enc.ids[0] != self.bos_id):
+            return Encoded([self.bos_id] + enc.ids, [(0, 0)] + enc.offsets, [True] + enc.special)
         return enc
 
     def _context_ids(self, context: str) -> list[int]:
@@ -126,12 +128,11 @@ class CausalLM(ScoringModel):
         a model that cannot take such rows (``packs``) gets padded rows, continuations going on from their
         context's cached keys and values.
         """
-        prepared = []
-        for item in items:
-            context, cont = self.split_pair(item)
-            tail = super().encode(cont)
-            shift = len(context)
-            prepared.append((self.encode(context).ids, tail.ids, [(s + shift, e + shift) for s, e in tail.offsets]))
+        pairs = [self.split_pair(item) for item in items]
+        heads = self.plain_encodings([context for context, _ in pairs])
+        tails = self.plain_encodings([cont for _, cont in pairs])
+        prepared = [(self._with_bos(head).ids, tail.ids, [(s + len(context), e + len(context)) for s, e in tail.offsets])
+                    for (context, _), head, tail in zip(pairs, heads, tails)]
         if any(not head for head, _, _ in prepared):
             raise ValueError("this tokenizer has no BOS or EOS token: the first token of a text cannot be scored")
 
