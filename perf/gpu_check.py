@@ -316,7 +316,9 @@ def head(check: Check, model, name: str) -> None:
 
 def batch_and_oom(check: Check, model, texts: list[str]) -> None:
     """batch_size=auto on a real shape: the batch reached; then a memory cap that forces the OOM back-off."""
+    from wordbench.benchmarks.results import RunFolder
     from wordbench.benchmarks.scoring import precision_check
+    from wordbench.scorers.base import RunContext, Scorer
     from wordbench.scorers.models.batching import AUTO_START_CUDA, AUTO_TOKENS_CUDA
 
     device = model.device
@@ -347,15 +349,15 @@ def batch_and_oom(check: Check, model, texts: list[str]) -> None:
             with model.probing():  # float32 does not fit under the cap: the probe computes at bf16 instead of failing
                 out["capped"]["probe_dtype"] = str(model.model.dtype)
 
-            class OneDecision:  # the precision check's own path, on this model, under the cap
+            class OneDecision(Scorer):  # the precision check's own path, on this model, under the cap
                 name, decision_name = "gpu-check", "scores"
-                context = type("C", (), {"rows": ()})()
                 decision = staticmethod(lambda record: True)
-                work_items = staticmethod(lambda rows: [])
                 score = staticmethod(lambda model, items: [])
 
-            run = type("Run", (), {"path": Path(tempfile.mkdtemp())})()
-            out["capped"]["precision_check"] = precision_check(OneDecision(), model, [{"id": "x"}], run, 4)
+            scorer = OneDecision()
+            scorer.prepare(RunContext(rows=({"id": "x"},)))
+            run = RunFolder(Path(tempfile.mkdtemp(prefix="gpu-check-precision-")))
+            out["capped"]["precision_check"] = precision_check(scorer, model, [{"id": "x"}], run, 4)
             out["capped"]["dtype_after"] = str(model.model.dtype)
             again = [s.total for s in model.sequence_logprobs(texts[:8])]
             out["capped"]["same_after_casts"] = first == again  # the failed float32 casts left every weight as it was
@@ -407,6 +409,37 @@ def mfu(check: Check, model, name: str, workloads: dict) -> None:
                                 "max_rel_diff": float(f"{(diff / np.maximum(1.0, np.abs(ours))).max():.3g}"),
                                 "pearson": float(f"{np.corrcoef(ours, theirs)[0, 1]:.6f}")}
             print(f"   {name} {kind}: {json.dumps(w)}", flush=True)
+        if peer.lm is not None and name != "llama-3-8b":  # float32 (the same weights, cast): values equal, not bf16-near
+            out["lm_eval_float32"] = float32_agreement(model, peer, workloads)
+        if device.type == "cuda":
+            out["host_profile_sentence"] = host_profile(lambda: model.sequence_logprobs(workloads["sentence"]))
+
+
+def float32_agreement(model, peer, workloads, n: int = 128) -> dict:
+    """Largest |wordbench - lm-eval| per workload on ``n`` items, both computing in float32 on the same cast module."""
+    out = {}
+    with model.computing_in(torch.float32):
+        for kind, items in workloads.items():
+            ours = np.array([s.total for s in model.sequence_logprobs(items[:n])])
+            theirs = np.array(peer.loglikelihood(items[:n]))
+            out[kind] = {"items": len(ours), "max_abs_diff": float(f"{np.abs(ours - theirs).max():.3g}")}
+    return out
+
+
+def host_profile(fn, top: int = 8) -> dict:
+    """The Python functions one call spends its own time in (cProfile, ms), beside its wall time: what the GPU waits for."""
+    import cProfile
+    import pstats
+
+    prof = cProfile.Profile()
+    t0 = time.perf_counter()
+    prof.enable()
+    fn()
+    prof.disable()
+    wall = time.perf_counter() - t0
+    stats = sorted(pstats.Stats(prof).stats.items(), key=lambda kv: -kv[1][2])[:top]
+    return {"wall_ms": round(wall * 1e3, 1), "own_ms": {f"{Path(f).name}:{line}({fn_name})": round(tt * 1e3, 1)
+                                                        for (f, line, fn_name), (_, _, tt, _, _) in stats}}
 
 
 GEMM_KERNELS = ("gemm", "matmul", "nvjet", "cutlass", "sm90_xmma", "cublas")
@@ -463,7 +496,7 @@ class LMEvalPeer:
 
 CHECK_RUNS = {  # benchmark -> (--limit of the sample, the options its check runs with: small, deterministic runs)
     "wnlampro": (24, {}),
-    "wordpred": (6, {}),
+    "wordpred": (4, {}),
     "paraphrase": (12, {}),
     "vast": (8, {"n_resamples": 9, "max_pcs": 2, "probe_words": 8, "tokenization_setting": "bleached"}),  # bleached rows alone, no WEAT words
     "minpairs": (24, {"discrepancy": False}),  # translation by beam search is checked through tendencies' generation
