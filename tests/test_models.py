@@ -231,9 +231,14 @@ def test_prefix_tree_feeds_a_shared_prefix_once():
         assert [trie.tokens[p] for p in path] == seq and [trie.depths[p] for p in path] == list(range(len(seq)))
         assert all(trie.parents[b] == a for a, b in zip(path, path[1:])) and (not path or trie.parents[path[0]] == -1)
     assert trie.paths[0] == trie.paths[2] and trie.paths[5] == trie.paths[1][:2]
-    mask = ancestor_mask(torch.tensor([trie.parents]))[0]
+    mask = ancestor_mask(torch.tensor([trie.parents]), torch.tensor([trie.depths]))[0]
     four = trie.paths[1][2]  # sees 1, 2 and itself, not its sibling 3
     assert mask[four].nonzero().squeeze(-1).tolist() == sorted(trie.paths[1][:3])
+    for node in range(len(trie.tokens)):  # every node: itself and the nodes up its parent chain, nothing else
+        chain, at = {node}, trie.parents[node]
+        while at >= 0:
+            chain, at = chain | {at}, trie.parents[at]
+        assert set(mask[node].nonzero().squeeze(-1).tolist()) == chain
 
 
 @pytest.mark.parametrize("name", ["gpt2", "llama"])

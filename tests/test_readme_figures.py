@@ -50,3 +50,22 @@ def test_minpairs_comparison_as_quoted():
                f"{100 * d.ours_among_theirs:.1f} / {100 * f.ours_among_theirs:.1f} | "
                f"{d.per_sentence_ours:.2f} vs {d.per_sentence_theirs:.2f} |")
         assert row in README, row
+
+
+def test_gpu_check_figures_as_quoted():
+    """`sh perf/gpu_check.sh` on a GPU machine wrote perf/results/gpu.json: the README's table and figures are its."""
+    import json
+
+    import gpu_check
+
+    result = json.loads((ROOT / "perf" / "results" / "gpu.json").read_text())
+    assert gpu_check.markdown_table(result) in README
+    steps = result["steps"]
+    ok = [e for name, out in steps.items() if name.startswith("correctness/") for e in out.values() if isinstance(e, dict) and e.get("ok")]
+    worst = max(e["max_float_diff"] for e in ok)
+    text = " ".join(README.split())
+    assert f"all {len(ok)} (benchmark, model) pairs" in text and f"largest difference is {worst:.1e}".replace("e-0", "e-") in text
+    batch = steps["batch"]
+    assert f"{batch['peak_gib']:.1f} GiB at the peak of {batch['device_gib']:.1f} GiB" in text
+    limits = [round(steps[f"limit/{s}"]["gemm_tflops"]) for s in ("llama-3.2-1b", "llama-3-8b")]
+    assert f"({limits[0]} TFLOP/s on the 1B's shapes, {limits[1]} on the 8B's)" in text

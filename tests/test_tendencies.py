@@ -304,3 +304,22 @@ def test_the_signature_names_the_samples_drawn_under_limit():
     assert scorer.settings["n"] == 1000
     scorer.prepare(RunContext(limit=30))
     assert scorer.settings["n"] == 30  # --limit 30 draws 30 samples per strategy: the signature says so
+
+
+def test_a_strategy_whose_sample_has_one_word_type_is_skipped_with_its_reason(reference, tmp_path):
+    """A degenerate sample (a model that repeats one word: no Zipf fit) is listed under skipped, the other strategies
+    are compared; with no strategy left, one line, never a traceback."""
+    runner = CliRunner()
+    samples = tmp_path / "samples.jsonl"
+    rows = [{"text": "the the the the", "strategy": "stuck"} for _ in range(4)]
+    rows += [{"text": f"The dog is a kind of animal {i} .", "strategy": "fine"} for i in range(6)]
+    samples.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    args = ["score", "tendencies", "--data", str(reference), "--out", str(tmp_path / "runs"), "--option", "n_resamples=9",
+            "--option", "baseline_draws=2"]
+    result = runner.invoke(cli, args + ["--samples", str(samples)])
+    assert result.exit_code == 0, result.output
+    summary = json.loads((Path(result.output.strip().splitlines()[-1].split("run folder: ")[1]) / "summary.json").read_text())
+    assert set(summary["metrics"]["samples"]) == {"fine"} and "word type" in summary["metrics"]["skipped"]["stuck"]
+    samples.write_text("".join(json.dumps(r) + "\n" for r in rows[:4]))
+    result = runner.invoke(cli, args + ["--samples", str(samples)])
+    assert result.exit_code != 0 and "no strategy has enough samples" in result.output and "Traceback" not in result.output

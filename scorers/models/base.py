@@ -201,7 +201,7 @@ class ScoringModel:
             n = len(trie.tokens)
             ids[r, :n], positions[r, :n] = torch.tensor(trie.tokens, dtype=torch.long), torch.tensor(trie.depths, dtype=torch.long)
             parents[r, :n] = torch.tensor(trie.parents, dtype=torch.long)
-        return ids.to(self.device), positions.to(self.device), self.mask_form(ancestor_mask(parents))
+        return ids.to(self.device), positions.to(self.device), self.mask_form(ancestor_mask(parents, positions))
 
     def mask_form(self, mask: torch.Tensor) -> torch.Tensor:
         """A bool [rows, queries, keys] mask (True: may attend) as the model's attention takes a 4D mask, on its

@@ -1,0 +1,37 @@
+"""The GPU check's CPU mode (perf/gpu_check.py --cpu, as `make test` runs it): the same steps on tiny models, so the
+script a GPU machine runs cannot rot while none is at hand."""
+
+import json
+
+import numpy as np
+
+import gpu_check
+
+
+def test_cpu_mode_checks_every_benchmark_on_every_family_it_scores(tmp_path):
+    assert gpu_check.main(["--cpu", "--out", str(tmp_path)]) == 0
+    result = json.loads((tmp_path / "gpu.json").read_text())
+    assert result["failures"] == [] and result["mode"] == "cpu"
+    checked = {bench.split("/")[1]: sorted(m for m, e in out.items() if isinstance(e, dict) and e.get("ok"))
+               for bench, out in result["steps"].items() if bench.startswith("correctness/")}
+    assert set(checked) == {"wnlampro", "wordpred", "paraphrase", "vast", "minpairs", "tendencies"}
+    families = {"gpt2": "causal", "llama": "causal", "bert": "masked", "bert-encoder": "encoder", "t5": "seq2seq", "bart": "seq2seq", "marian": "seq2seq"}
+    for bench, models in checked.items():  # at least a causal and a seq2seq model each; VAST every family
+        assert {"causal", "seq2seq"} <= {families[m] for m in models}, bench
+    assert set(checked["vast"]) == set(families)
+    limit = result["steps"]["limit/tiny"]["workloads"]
+    assert set(limit) == {"sentence", "conditional", "candidates"} and all(0 < w["mfu"] for w in limit.values())
+    assert "MFU" in (tmp_path / "gpu.txt").read_text()
+
+
+def test_compare_finds_what_differs():
+    from wordbench.scorers.vast import encode_vector
+
+    assert gpu_check.compare({"a": [1.0, 2.0], "b": "x"}, {"a": [1.0, 2.00001], "b": "x"}) == (gpu_check.compare(2.0, 2.00001)[0], [])
+    worst, diffs = gpu_check.compare({"a": 1.0, "rank": 3}, {"a": 1.01, "rank": 4})
+    assert worst > gpu_check.FLOAT_TOL and diffs == [".rank: 3 != 4"]
+    assert gpu_check.compare([1, 2], [1])[1] == [": length 2 != 1"]
+    v = np.array([0.5, -1.25, 3.0])
+    step = np.array([0.5 + 2**-11, -1.25, 3.0])  # one float16 rounding step
+    assert gpu_check.compare({"vector": encode_vector(v)}, {"vector": encode_vector(step)})[0] <= gpu_check.FLOAT_TOL
+    assert gpu_check.compare({"vector": encode_vector(v)}, {"vector": encode_vector(v + 0.01)})[0] > gpu_check.FLOAT_TOL
