@@ -222,9 +222,14 @@ class ScoreCommand(click.Command):
 @click.option("--precision-check", "precision_sample", type=click.IntRange(min=0), default=32, show_default=True,  # runner.PRECISION_SAMPLE (tested)
               help="A model computing in bf16/fp16 (--dtype, or auto on a GPU): rescore a seeded sample of this many items in float32 "
                    "once per run folder and report how many decisions stay the same (0: never).")
+@click.option("--profile", type=click.Choice(["full", "quick"]),
+              help="Each benchmark's declared submission options and --limit (quick: a CPU's); --option and --limit go on top.")
 @user_errors
-def score(name, model_names, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts, data, split, limit, data_config, out, options, faithful, dudy2020, samples, as_json, precision_sample):
+def score(name, model_names, family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts, data, split, limit, data_config, out, options, faithful, dudy2020, samples, as_json, precision_sample, profile):
     """Score one or more models on benchmark NAME; a rerun resumes an interrupted run.
+
+    NAME may be several benchmarks, NAME,NAME or all: a suite, each model loaded once for all of them, one run
+    folder per benchmark (--option NAME.KEY=VALUE for one benchmark's option).
 
     \b
     Data-parallel: torchrun --nproc_per_node N -m wordbench.benchmarks.cli score ... (or accelerate launch):
@@ -254,6 +259,18 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
         from wordbench.scorers.models.seq2seq import Seq2SeqOptions
 
         spec.parse(Seq2SeqOptions, _options(model_opts, "--model-option"), source="--model-option")
+    from .suite import parse_names
+
+    names = parse_names(name)
+    if len(names) > 1 or name.strip() == "all":
+        if samples or data or data_config != "default" or faithful or dudy2020:
+            raise click.UsageError("a suite of benchmarks scores each one's default data by its profile: --data, --config, "
+                                   "--samples and --faithful are for one benchmark")
+        return _score_suite(names, model_names, (family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts),
+                            opts, profile, limit, split, out, as_json, precision_sample)
+    chosen = get(name).profile(profile).as_dict() if profile else {"options": {}, "limit": None}
+    opts = {**{k: v for k, v in chosen["options"].items()}, **opts}
+    limit = limit or chosen["limit"]
     scorer = get(name).scorer(**opts)  # typed: an unknown benchmark or option fails before anything loads
     if bool(model_names) == bool(getattr(scorer.options, "samples", None) or getattr(scorer.options, "baseline", None)):
         raise click.UsageError("give --model, or (tendencies) --samples FILE or --option baseline=trigram, not both")
@@ -289,6 +306,39 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
     path = Path(out) / name / "leaderboard.md"
     path.write_text(leaderboard(runs))
     click.echo(path.read_text())
+
+
+def _score_suite(names, model_names, model_args, opts, profile, limit, split, out, as_json, precision_sample):
+    """``score NAME,NAME|all``: each model planned first, then loaded once for every benchmark of the suite."""
+    import json
+
+    from .registry import get
+    from .suite import score_suite, suite_options
+
+    per_bench = suite_options(names, opts)
+    for bench in names:  # typed before anything loads
+        get(bench).scorer(**{**(get(bench).profile(profile).as_dict()["options"] if profile else {}), **per_bench[bench]})
+    if not model_names:
+        raise click.UsageError("a suite needs --model")
+    plans = [_plan(m, *model_args) for m in model_names]
+    summaries = []
+    for plan in plans:
+        result = score_suite(names, plan, profile, out, options=per_bench, limit=limit, split=split, progress=not as_json,
+                             precision_sample=precision_sample)
+        rows = [f"## {plan.info.name}: {len(result.runs)} benchmark(s), {result.loads} model load(s) ({result.load_seconds} s)", "",
+                "| benchmark | headline | value | interval | wall s | run folder |", "|---|---|---|---|---|---|"]
+        for bench, run in result.runs.items():
+            summary = run.summary()
+            summaries.append(summary)
+            head = get(bench).headline
+            value, ci = head.read(summary["metrics"]) if head else (None, None)
+            rows.append(f"| {bench} | {head.label if head else ''} | {'' if value is None else round(value, 4)} | "
+                        f"{'' if ci is None else f'[{ci[0]}, {ci[1]}]'} | {result.seconds[bench]} | `{run.path}` |")
+        rows += [f"| {bench} | skipped: {why} | | | | |" for bench, why in result.skipped.items()]
+        if not as_json:
+            click.echo("\n".join(rows) + "\n")
+    if as_json:
+        click.echo(json.dumps(summaries, indent=2, ensure_ascii=False))
 
 
 def _options(pairs, hint: str = "--option") -> dict:
@@ -424,6 +474,76 @@ def demo(model_name, limit, out, faithful):
     run = do_score("wnlampro", model, str(folder), "test", limit, out, faithful=faithful)
     click.echo((run.path / "report.md").read_text())
     click.echo(f"run folder: {run.path}")
+
+
+QUEUE_HELP = "The queue: a folder (works on a shared file system; queue.json in it holds its settings) or hf:ORG/NAME, a Hub dataset repo."
+
+
+@cli.command()
+@click.argument("model")
+@click.option("--queue", "queue_spec", required=True, help=QUEUE_HELP)
+@click.option("--dtype", type=click.Choice(["float32", "bfloat16", "float16"]), help="What the model computes in (default: the queue's setting).")
+@click.option("--revision", help="Hub revision to pin (default: main, pinned to the commit it points to now).")
+@click.option("--submitter", help="Who submits (default: the login name).")
+@TOKEN_OPTION
+@user_errors
+def submit(model, queue_spec, dtype, revision, submitter, token):
+    """Admit MODEL (Hub id, local folder or .gguf) to a queue: pinned, checked, and queued as PENDING."""
+    from .queue import open_queue
+    from .submit import admit
+
+    request = admit(model, open_queue(queue_spec, token), dtype, submitter, revision, token)
+    click.echo(f"queued {request.id}: {request.model}@{request.revision} ({request.family}, {request.dtype}, "
+               f"{request.params if request.params is not None else '?'} parameters, profile {request.profile}, "
+               f"{len(request.suite)} benchmarks)")
+
+
+@cli.command()
+@click.option("--queue", "queue_spec", required=True, help=QUEUE_HELP)
+@click.option("--results", required=True, help="The results dataset: a folder, or hf:ORG/NAME (staged in publish/ and uploaded).")
+@click.option("--runs", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
+              help="Root of the run folders (on a shared file system when workers on several nodes share a queue).")
+@click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda, cuda:N, mps, or shard (split over all GPUs).")
+@click.option("--once", is_flag=True, help="Process one request (if any) and stop.")
+@click.option("--until-empty", is_flag=True, help="Process requests until none is left, then stop.")
+@click.option("--poll", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Seconds between looks at an empty queue.")
+@click.option("--name", "worker", help="This worker's name in the requests (default: host-pid).")
+@TOKEN_OPTION
+@user_errors
+def worker(queue_spec, results, runs, device, once, until_empty, poll, worker, token):
+    """Claim requests from a queue, score each model's suite with one load, publish to --results, repeat."""
+    from .queue import open_queue
+    from .worker import run
+
+    stats = run(open_queue(queue_spec, token), results, runs, device, once, poll, worker, progress=True, stop_when_empty=until_empty)
+    for line in stats.requests:
+        click.echo(line)
+    if stats.requests:
+        click.echo(f"{len(stats.requests)} request(s) in {stats.total_s:.1f} s, {stats.scoring_s:.1f} s of it scoring")
+    else:
+        click.echo("no request to claim")
+
+
+@cli.command("queue")
+@click.argument("queue_spec", metavar="QUEUE")
+@TOKEN_OPTION
+@user_errors
+def queue_cmd(queue_spec, token):
+    """List a queue's requests by status, with each failure's reason."""
+    from .queue import STATUSES, open_queue
+
+    requests = open_queue(queue_spec, token).requests()
+    for status in STATUSES:
+        group = [r for r in requests if r.status == status]
+        if not group:
+            continue
+        click.echo(f"{status} ({len(group)})")
+        for r in group:
+            extra = f" worker {r.worker}" if status == "RUNNING" else ""
+            extra += f": {r.reason}" if r.reason else ""
+            click.echo(f"  {r.id}  {r.model}@{r.revision} {r.dtype} by {r.submitter}{extra}")
+    if not requests:
+        click.echo("no requests")
 
 
 def main():

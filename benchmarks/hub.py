@@ -58,7 +58,7 @@ def card_text(bench: Benchmark, data, meta: dict, summary: str, version: str | N
         task_ids=list(bench.task_ids),
         source_datasets=list(bench.source_datasets),
         configs=[
-            {"config_name": cfg, "version": meta["builder_version"],
+            {"config_name": cfg, "version": version or meta["builder_version"],  # the version it is published (tagged) under
              "data_files": [{"split": s, "path": f"data/{cfg}/{s}-*.parquet"} for s in dsd]}
             for cfg, dsd in data.items()
         ],
@@ -78,6 +78,7 @@ def card_text(bench: Benchmark, data, meta: dict, summary: str, version: str | N
     version_line = f"- v{version} ({date.today().isoformat()}): {changelog or 'published with wordbench ' + meta['wordbench']}" if version else "- unpublished local build"
     changelog_lines = "\n".join([version_line, *history])
     where, tag = repo_id or "REPO_OR_FOLDER", f"v{version}" if version else "vX.Y.Z"
+    published_as = f"This dataset is version **{version}** (tag `{tag}`). " if version else ""
     return f"""---
 {card_data.to_yaml()}
 ---
@@ -89,7 +90,7 @@ def card_text(bench: Benchmark, data, meta: dict, summary: str, version: str | N
 ## How it was built
 
 {bench.card}
-Builder `{bench.name}` version {meta['builder_version']}, wordbench {meta['wordbench']}.
+{published_as}Builder `{bench.name}` {meta['builder_version']} (the data recipe's version), wordbench {meta['wordbench']}.
 
 **Signature:** `{meta['signature']}`
 

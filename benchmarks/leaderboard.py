@@ -139,8 +139,8 @@ def collect(runs: list[Path], folder: Path, records: bool = True, repo_id: str |
     _write(folder, "results", results, RESULT_FEATURES)
     _write(folder, "details", details, DETAIL_FEATURES)
     summaries = stored_summaries(folder)
-    (folder / "README.md").write_text(card(summaries, repo_id))
-    (folder / "leaderboard.md").write_text(leaderboard_markdown(summaries))
+    (folder / "README.md").write_text(card(summaries, repo_id, submissions_markdown(folder)))
+    (folder / "leaderboard.md").write_text(submissions_markdown(folder) + leaderboard_markdown(summaries))
     (folder / "leaderboard.html").write_text(leaderboard_html(folder, summaries))
     return {"runs": len(summaries), "models": len({s["model"]["name"] for s in summaries}), "result_rows": len(results),
             "detail_rows": len(details)}
@@ -151,6 +151,96 @@ def stored_summaries(folder: Path) -> list[dict]:
     for path in sorted((Path(folder) / "runs").glob("*/*/*/summary.json")):
         out.append(json.loads(path.read_text(encoding="utf-8")))
     return out
+
+
+def submission_rows(folder: Path) -> tuple[list[str], list[dict]]:
+    """(benchmarks, rows) of the submissions table: one row per model identity (name, version, dtype), in each
+    benchmark's column its headline figure, interval and run report; a run scored with options that are no declared
+    submission profile's says which."""
+    cells: dict[tuple, dict] = {}
+    for path in sorted(Path(folder).glob("runs/*/*/*/summary.json")):
+        s = json.loads(path.read_text(encoding="utf-8"))
+        bench = get(s["benchmark"])
+        if bench.headline is None:
+            continue
+        m = s["model"]
+        value, ci = bench.headline.read(s["metrics"])
+        options = s.get("options", {})
+        declared = [name for name, p in bench.profiles if _typed(bench, dict(p.options)) == _typed(bench, options)]
+        row = cells.setdefault((m["name"], m.get("version", ""), m.get("dtype", "")), {})
+        if bench.name in row and row[bench.name]["profile"] and not declared:
+            continue  # a profile's run of the same model stays in the table
+        row[bench.name] = {"value": value, "ci": ci, "n": s.get("n"), "report": path.parent.relative_to(folder).as_posix() + "/report.md",
+                           "profile": declared[0] if declared else None, "options": options}
+    names = [b for b in sorted({b for row in cells.values() for b in row}, key=list_order)]
+    rows = [{"model": k[0], "version": k[1], "dtype": k[2], "cells": row} for k, row in sorted(cells.items())]
+    return names, rows
+
+
+def _typed(bench, options: dict) -> str:
+    """Options as the scorer types them, in one canonical form (a profile's "ancestral" is a run's ["ancestral"])."""
+    try:
+        typed = bench.scorer(**options).given_options
+    except Exception:  # noqa: BLE001 - options of another wordbench version: compared as they are
+        typed = options
+    return json.dumps(typed, sort_keys=True, default=list)
+
+
+def list_order(name: str) -> int:
+    from .registry import REGISTRY
+
+    return list(REGISTRY).index(name) if name in REGISTRY else len(REGISTRY)
+
+
+def _cell_text(cell: dict | None) -> str:
+    if not cell or cell["value"] is None:
+        return "–"
+    text = f"{cell['value']:.4g}" + (f" [{cell['ci'][0]:.3g}, {cell['ci'][1]:.3g}]" if cell["ci"] else "")
+    if cell["profile"] is None:
+        text += " † " + ", ".join(f"{k}={v}" for k, v in sorted(cell["options"].items()))
+    return text
+
+
+def submissions_markdown(folder: Path) -> str:
+    names, rows = submission_rows(folder)
+    if not rows:
+        return ""
+    heads = [f"{get(n).headline.label} {'↑' if get(n).headline.higher_is_better else '↓'}" for n in names]
+    lines = ["## Submissions", "", "One row per model (name, revision, dtype); each cell is the benchmark's headline figure with its "
+             "interval, linked to its run's report. † marks a run scored with options other than a submission profile's.", "",
+             "| model | revision | dtype | " + " | ".join(heads) + " |", "|---|---|---|" + "---|" * len(names)]
+    for r in rows:
+        cells = [f"[{_cell_text(r['cells'].get(n))}]({r['cells'][n]['report']})" if n in r["cells"] else "–" for n in names]
+        lines.append(f"| {r['model']} | {r['version']} | {r['dtype']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n\n"
+
+
+def submissions_html(folder: Path, base: str = "") -> str:
+    """The submissions table as HTML, sortable by a click on a column's head (an inline script: no network)."""
+    import html
+
+    names, rows = submission_rows(folder)
+    if not rows:
+        return ""
+    head = "".join(f"<th>{html.escape(t)}</th>" for t in ("model", "revision", "dtype")) + "".join(
+        f"<th>{html.escape(get(n).headline.label)} {'↑' if get(n).headline.higher_is_better else '↓'}</th>" for n in names)
+    body = []
+    for r in rows:
+        tds = [f"<td>{html.escape(str(r[k]))}</td>" for k in ("model", "version", "dtype")]
+        for n in names:
+            cell = r["cells"].get(n)
+            sort = "" if not cell or cell["value"] is None else f' data-sort="{cell["value"]}"'
+            text = html.escape(_cell_text(cell))
+            tds.append(f'<td{sort}><a href="{html.escape(base + cell["report"])}">{text}</a></td>' if cell else "<td>–</td>")
+        body.append("<tr>" + "".join(tds) + "</tr>")
+    script = ("<script>document.querySelectorAll('#submissions th').forEach((th,i)=>th.addEventListener('click',()=>{"
+              "const t=th.closest('table'),b=t.tBodies[0],rs=[...b.rows],d=th.dataset.dir==='asc'?-1:1;th.dataset.dir=d>0?'asc':'desc';"
+              "const k=r=>{const c=r.cells[i];return c.dataset.sort!==undefined?parseFloat(c.dataset.sort):c.textContent};"
+              "rs.sort((x,y)=>{const a=k(x),b2=k(y);return (typeof a==='number'&&typeof b2==='number'?a-b2:String(a).localeCompare(String(b2)))*d});"
+              "rs.forEach(r=>b.appendChild(r))}))</script>")
+    return (f"<h2>Submissions</h2>\n<table id=\"submissions\"><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body)
+            + f"\n</tbody></table>\n<p>Click a column's head to sort. † marks a run scored with options other than a submission "
+            f"profile's.</p>\n{script}\n")
 
 
 def leaderboard_markdown(summaries: list[dict]) -> str:
@@ -186,11 +276,11 @@ def leaderboard_html(folder: Path, summaries: list[dict], base: str = "") -> str
              "margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left}figure{display:inline-block;"
              "margin:1em}img{max-width:520px}code{font-size:.8em;word-break:break-all}")
     return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>wordbench leaderboard</title>"
-            f"<style>{style}</style></head><body>\n<h1>wordbench leaderboard</h1>\n{body}\n<h2>Figures</h2>\n"
+            f"<style>{style}</style></head><body>\n<h1>wordbench leaderboard</h1>\n{submissions_html(folder, base)}{body}\n<h2>Figures</h2>\n"
             + ("\n".join(figures) or "<p>No run has figures.</p>") + "\n</body></html>\n")
 
 
-def card(summaries: list[dict], repo_id: str | None = None) -> str:
+def card(summaries: list[dict], repo_id: str | None = None, submissions: str = "") -> str:
     from huggingface_hub import DatasetCardData
 
     data = DatasetCardData(
@@ -206,5 +296,6 @@ def card(summaries: list[dict], repo_id: str | None = None) -> str:
         "```python\nfrom datasets import load_dataset\n"
         f"results = load_dataset({repo_id or 'THIS_FOLDER'!r}, \"results\", split=\"train\").to_pandas()\n"
         "results[results.metric == \"antonym/all/mrr\"].sort_values(\"value\", ascending=False)\n```\n\n"
-        "# Leaderboard\n\n" + (leaderboard_markdown(summaries) if summaries else "No run published yet.\n"))
+        "# Leaderboard\n\n" + submissions.replace("## Submissions", "## Submissions", 1)
+        + (leaderboard_markdown(summaries) if summaries else "No run published yet.\n"))
     return f"---\n{data.to_yaml()}\n---\n\n{body}"

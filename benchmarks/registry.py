@@ -9,6 +9,54 @@ from wordbench.errors import ConfigError
 
 
 @dataclass(frozen=True)
+class Headline:
+    """A benchmark's one figure on the submissions leaderboard: a path into its summary's metrics, which way is better,
+    and its interval (the path of a [low, high] pair, ``wilson`` for a proportion's 95% Wilson interval from the path
+    ``n``, or None where the scorer gives none)."""
+
+    metric: str
+    label: str
+    higher_is_better: bool = True
+    interval: str | None = None
+    n: str | None = None
+
+    def read(self, metrics: dict) -> tuple[float | None, tuple[float, float] | None]:
+        """(value, interval) of a run's metrics; (None, None) where the run has no such figure."""
+        value = _at(metrics, self.metric)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            return None, None
+        if self.interval == "wilson":
+            from scipy.stats import binomtest
+
+            n = _at(metrics, self.n or "")
+            if not isinstance(n, int) or n < 1:
+                return float(value), None
+            ci = binomtest(round(value * n), n).proportion_ci(method="wilson")
+            return float(value), (round(ci.low, 4), round(ci.high, 4))
+        pair = _at(metrics, self.interval) if self.interval else None
+        return float(value), (tuple(pair) if isinstance(pair, (list, tuple)) and len(pair) == 2 else None)
+
+
+def _at(metrics: dict, path: str):
+    for key in path.split("/"):
+        if not isinstance(metrics, dict) or key not in metrics:
+            return None
+        metrics = metrics[key]
+    return metrics
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The options and ``--limit`` a submitted model is scored with (``full`` on a GPU, ``quick`` on a CPU)."""
+
+    options: tuple[tuple[str, object], ...] = ()
+    limit: int | None = None
+
+    def as_dict(self) -> dict:
+        return {"options": dict(self.options), "limit": self.limit}
+
+
+@dataclass(frozen=True)
 class Benchmark:
     name: str  # the registry key; the builder and the scorer declare the same name (tested)
     summary: str
@@ -27,6 +75,14 @@ class Benchmark:
     task_ids: tuple[str, ...] = ()
     source_datasets: tuple[str, ...] = ("original",)
     limitations: str = ""  # the card's "Known limitations" section
+    headline: Headline | None = None  # the submissions leaderboard's column
+    profiles: tuple[tuple[str, Profile], ...] = (("full", Profile()), ("quick", Profile(limit=100)))  # submission profiles
+
+    def profile(self, name: str) -> Profile:
+        found = dict(self.profiles).get(name)
+        if found is None:
+            raise ConfigError(f"{self.name} has no submission profile '{name}'; it has {', '.join(dict(self.profiles))}")
+        return found
 
     @staticmethod
     def _load(path: str):
@@ -271,6 +327,8 @@ MINPAIRS_CITATION = """\
 REGISTRY: dict[str, Benchmark] = {
     "wnlampro": Benchmark(
         name="wnlampro",
+        headline=Headline("all/mrr", "WNLaMPro MRR", True, "all/mrr_ci"),
+        profiles=(("full", Profile()), ("quick", Profile(limit=200))),
         paper_url="https://arxiv.org/abs/1904.06707",
         task_ids=("slot-filling",),
         source_datasets=("original", "extended|wordnet"),
@@ -293,6 +351,8 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "wordpred": Benchmark(
         name="wordpred",
+        headline=Headline("top10", "wordpred top-10 %", True, "top10_ci"),
+        profiles=(("full", Profile()), ("quick", Profile(limit=40))),
         paper_url="https://aclanthology.org/2020.eval4nlp-1.13/",
         task_ids=("language-modeling",),
         limitations=(
@@ -311,6 +371,8 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "paraphrase": Benchmark(
         name="paraphrase",
+        headline=Headline("rare/hit_rate", "paraphrase rare hit rate", True, "wilson", "rare/total"),
+        profiles=(("full", Profile()), ("quick", Profile())),
         paper_url="https://aclanthology.org/2020.eval4nlp-1.13/",
         task_ids=("semantic-similarity-scoring",),
         source_datasets=("original", "extended|wordnet"),
@@ -336,6 +398,10 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "tendencies": Benchmark(
         name="tendencies",
+        headline=Headline("samples/ancestral/rank_ks", "tendencies rank KS (ancestral)", False),
+        profiles=(("full", Profile((("strategies", "ancestral,nucleus,beam"),))),
+                  ("quick", Profile((("strategies", "ancestral"), ("n", 50), ("max_new_tokens", 40), ("n_resamples", 99),
+                                     ("baseline_draws", 2)), limit=50))),
         paper_url="https://aclanthology.org/2021.acl-long.414/",
         task_ids=("language-modeling",),
         limitations=(
@@ -353,6 +419,8 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "vast": Benchmark(
         name="vast",
+        headline=Headline("table1/bleached/top/before", "VAST r (bleached, top layer)", True),
+        profiles=(("full", Profile()), ("quick", Profile((("n_resamples", 99), ("max_pcs", 4), ("probe_words", 200)), limit=300))),
         paper_url="https://arxiv.org/abs/2203.07504",
         task_ids=("sentiment-scoring",),
         source_datasets=("original", "extended|vader"),
@@ -373,6 +441,8 @@ REGISTRY: dict[str, Benchmark] = {
     ),
     "minpairs": Benchmark(
         name="minpairs",
+        headline=Headline("overall/human/accuracy", "minpairs accuracy (human refs)", True, "wilson", "overall/human/n"),
+        profiles=(("full", Profile()), ("quick", Profile((("discrepancy", False),), limit=200))),
         paper_url="https://aclanthology.org/2021.blackboxnlp-1.5/",
         task_ids=("multiple-choice-qa",),
         source_datasets=("original",),

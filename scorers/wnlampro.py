@@ -215,6 +215,10 @@ class WNLaMProScorer(Scorer):
             if len(rare) >= MIN_ENTRIES and len(frequent) >= MIN_ENTRIES:
                 test = mean_difference_test([r["rr"] for r in rare], [r["rr"] for r in frequent], n_resamples=9999)
                 metrics[rel]["rare_vs_frequent"] = {"difference": round(test.statistic, 4), "p": round(test.pvalue, 4)}
+        metrics["all"] = {"n": len(records)}  # every entry of every relation: the submissions leaderboard's figure
+        if len(records) >= MIN_ENTRIES:
+            rr = [r["rr"] for r in records]
+            metrics["all"].update(mrr=round(float(np.mean(rr)), 4), mrr_ci=[round(v, 4) for v in bootstrap_ci(rr)])
         return metrics
 
     def report(self, summaries: list[dict]) -> str:

@@ -1,0 +1,119 @@
+"""A worker: claim the oldest request, score the whole suite with one load of the model, publish to the results
+dataset, mark the request FINISHED (or FAILED with its one line) and go on. Its lease is renewed by a thread while it
+scores; a worker killed mid-suite leaves a lease that runs out, and the next worker resumes from the run folders."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wordbench.errors import WordbenchError, warn
+
+from .queue import LeaseLost, Queue, Request
+from .suite import score_suite
+
+
+@dataclass
+class WorkerStats:
+    requests: list[str] = field(default_factory=list)
+    scoring_s: float = 0.0  # inside the suite (loading and scoring)
+    total_s: float = 0.0  # claim to finish, publishing included
+
+
+class Lease(threading.Thread):
+    """Renews ``request``'s lease every third of its length until stopped; notes a lease it lost."""
+
+    def __init__(self, queue: Queue, request: Request, worker: str):
+        super().__init__(daemon=True)
+        self.queue, self.request, self.worker = queue, request, worker
+        self.every = float(queue.settings()["lease_s"]) / 3
+        self.stopped, self.lost = threading.Event(), None
+
+    def run(self):
+        while not self.stopped.wait(self.every):
+            try:
+                self.queue.renew(self.request, self.worker)
+            except LeaseLost as exc:
+                self.lost = str(exc)
+                return
+            except Exception as exc:  # noqa: BLE001 - a flaky shared file system or network: try again next time
+                warn(f"lease renewal of {self.request.id} failed ({exc}); retrying")
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+def publish_locked(runs: list, results: str | Path, token: str | None = None) -> None:
+    """Add ``runs`` to the results dataset: a local folder, or ``hf:ORG/NAME`` (staged in publish/), one worker at a
+    time (a file lock beside the folder: workers on a shared file system take turns)."""
+    from filelock import FileLock
+
+    from .publish import publish_results
+
+    text = str(results)
+    repo_id = text[3:] if text.startswith("hf:") else None
+    folder = Path("publish") / f"results-{repo_id.replace('/', '-')}" if repo_id else Path(text).expanduser()
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(folder.parent / f".{folder.name}.lock")):
+        publish_results([run.path for run in runs], repo_id, token=token, local=folder)
+
+
+def process(queue: Queue, request: Request, worker: str, results: Path, runs: Path, device: str = "auto",
+            publish_results=None, progress: bool = False) -> Request:
+    """Score one claimed request and publish it; returns the request as finished (FINISHED or FAILED)."""
+    from wordbench.scorers.models import plan_model
+    from wordbench.identity import local_model_version
+
+    lease = Lease(queue, request, worker)
+    lease.start()
+    status, reason, seconds = "FINISHED", None, {}
+    try:
+        local = Path(request.model).exists()
+        if local and local_model_version(Path(request.model)) != request.revision:
+            raise WordbenchError(f"{request.model} changed since it was submitted (now {local_model_version(Path(request.model))}, "
+                                 f"pinned {request.revision}): submit it again")
+        plan = plan_model(request.model, request.family, device, request.dtype, "auto", None if local else request.revision,
+                          progress=progress)
+        result = score_suite(list(request.suite), plan, profile=request.profile, out=runs, progress=progress)
+        seconds = {**result.seconds, "_load": result.load_seconds}  # the load is inside the first benchmark's time
+        if lease.lost:
+            raise LeaseLost(lease.lost)
+        (publish_results or publish_locked)(list(result.runs.values()), results)
+    except LeaseLost:
+        lease.stopped.set()
+        raise
+    except Exception as exc:  # noqa: BLE001 - one model that cannot be scored fails alone; the worker goes on
+        status, reason = "FAILED", f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:500]
+    finally:
+        lease.stopped.set()
+    return queue.finish(request, worker, status, reason, seconds)
+
+
+def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: bool = False, poll_s: float = 10.0,
+        worker: str | None = None, progress: bool = False, stop_when_empty: bool = False) -> WorkerStats:
+    """Claim and process requests until the queue is empty (``once``: one request; ``stop_when_empty``: every request
+    there is, then return) or forever, polling every ``poll_s`` seconds."""
+    worker = worker or worker_name()
+    stats = WorkerStats()
+    while True:
+        t0 = time.perf_counter()
+        request = queue.claim(worker)
+        if request is None:
+            if once or stop_when_empty:
+                return stats
+            time.sleep(poll_s)
+            continue
+        try:
+            done = process(queue, request, worker, results, runs, device, progress=progress)
+            stats.requests.append(f"{done.id} {done.status}" + (f": {done.reason}" if done.reason else ""))
+            stats.scoring_s += sum(v for k, v in done.seconds.items() if not k.startswith("_"))
+        except LeaseLost as exc:  # another worker took it over: its work stands, ours is not published
+            warn(str(exc))
+        stats.total_s += time.perf_counter() - t0
+        if once:
+            return stats
