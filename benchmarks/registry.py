@@ -300,8 +300,9 @@ span, text before and after). Eight error types, one rule each:
 
 `reference_type` **human** edits the human reference; **mt** edits a machine translation of the same
 source (beam search) by one of the MT systems (`system`; each translates its share of the sources, the
-paper mixes four at 25%), an edit kept only where the human reference has its phenomenon word(s) at a
-position where the rule applies too, one per such position (section 3.3). The `counts` config lists, per
+paper mixes four at 25%), an edit kept where the human reference has the same phenomenon word(s) at a
+position where the rule applies too, at every position of the machine reference (section 3.3's lexical overlap;
+Ding's noun and a clause need only that the rule applies to the human reference). The `counts` config lists, per
 phenomenon and reference type, the sentences, the pairs and every drop by reason. By default (`variants=paper`)
 variants are made as in the authors' sets: one seeded variant per edited position, one per sentence for
 placeholder_ding, clause_omission and hypercorrect_genitive (`variants=all`: every distinct variant; `one`: one

@@ -194,8 +194,8 @@ def test_build_machine_references_validation(parallel, tmp_path):
     assert nicht["pairs"] == 1 and nicht["dropped_no_position"] == 6
     affix = counts[("polarity_affix_del", "mt")]
     assert affix["pairs"] == 0 and affix["dropped_no_position"] == 7
-    ding = [r for r in data["default"]["test"] if r["phenomenon"] == "placeholder_ding" and r["reference_type"] == "mt"]
-    assert all("Köter" not in r["edit"]["before"] for r in ding)  # the anchor must be in the human reference
+    ding = {r["correct"]: r["edit"]["before"] for r in data["default"]["test"] if r["phenomenon"] == "placeholder_ding" and r["reference_type"] == "mt"}
+    assert ding.get("Der Köter bellt.") == "Köter"  # a noun of the machine reference itself (3.3: the authors' "Prager Ding")
     genitive = counts[("hypercorrect_genitive", "mt")]
     assert genitive["pairs"] == 1 and genitive["dropped_anchor_missing"] == 1  # gemäß vs entsprechend
     (tmp_path / "short.de").write_text("Eins.\n")
@@ -699,29 +699,35 @@ LICENSED = {
 
 
 def test_machine_positions_are_licensed_by_the_human_reference(tmp_path):
-    """Section 3.3 as the authors' sets show it (one machine variant per validated human variant, their duplicate
-    lines): a machine position is kept only where the human reference has the same phenomenon words at a position of
-    the rule ("aus diesem Grund" licenses no "der Grund"), each human position licensing one (one "hat", one "nicht")."""
+    """Section 3.3: a machine reference is validated by lexical overlap with its human reference regarding the
+    phenomenon (the same polarity word, the same verb, the same noun), and then varied at each of its own positions as
+    3.1 does: both "nicht" and both "hat" of the machine reference are kept though the human reference has one each;
+    "der Mond" is kept ("der Mond" in the human reference), "der Grund" and "den Ringplaneten" are not (the human
+    reference has "Aus diesem Grund", no position of the rule, and "Planeten")."""
     from wordbench.builders.minpairs.builder import licensed
     from wordbench.builders.minpairs.compare import compare_sets
 
+    kept_words = {}
     for phenomenon, (source, mt, human) in LICENSED.items():
         machine, reference = _analyzer().analyze([mt, human])
         rule = RULES[phenomenon]()
         kept = licensed(rule.candidates(machine), rule.candidates(reference))
-        assert len({e.start for e in kept}) == 1, phenomenon
+        kept_words[phenomenon] = sorted({(e.start, e.anchors) for e in kept})
         for name, correct in ((f"{phenomenon}.mt", mt), (f"{phenomenon}.human", human)):
             edit = rule.candidates(_analyzer().analyze([correct])[0])[0]
             _distil_set(tmp_path, name, [source], [correct], [edit.apply(correct)])
-    assert {r.name: r.per_sentence_ours for r in compare_sets(tmp_path) if r.name.endswith(".mt")} == dict.fromkeys(
-        (f"{p}.mt" for p in LICENSED), 1.0)
+    assert [a for _, a in kept_words["polarity_particle_nicht_del"]] == [("nicht",), ("nicht",)]
+    assert [a for _, a in kept_words["subj_verb_agreement"]] == [("hat",), ("hat",)]
+    assert {a for _, a in kept_words["np_agreement"]} == {("mond",)}
+    assert {r.name: r.per_sentence_ours for r in compare_sets(tmp_path) if r.name.endswith(".mt")} == {
+        "subj_verb_agreement.mt": 2.0, "np_agreement.mt": 1.0, "polarity_particle_nicht_del.mt": 2.0}
     (mt_file := tmp_path / "mt.de").write_text("".join(mt + "\n" for _, mt, _ in LICENSED.values()))
     (src := tmp_path / "src.en").write_text("".join(s + "\n" for s, _, _ in LICENSED.values()))
     (ref := tmp_path / "ref.de").write_text("".join(h + "\n" for _, _, h in LICENSED.values()))
     data = _build({"parallel": f"{src},{ref}", "analyzer": "offline", "references": "mt", "mt_translations": str(mt_file),
                    "phenomena": ",".join(LICENSED)})
     rows = [r for r in data["default"]["test"] if r["correct"] == LICENSED[r["phenomenon"]][1]]
-    assert Counter(r["phenomenon"] for r in rows) == dict.fromkeys(LICENSED, 1)
+    assert Counter(r["phenomenon"] for r in rows) == {"subj_verb_agreement": 2, "np_agreement": 1, "polarity_particle_nicht_del": 2}
     assert next(r["incorrect"] for r in rows if r["phenomenon"] == "np_agreement").startswith("Dies ist der Grund")
 
 

@@ -5,9 +5,10 @@ Each rule (``rules/``) finds the positions of a German reference where its error
 clause omission and genitive, one per edited position for the others), every distinct variant (``all``) or
 one per sentence (``one``), each a (source, correct, incorrect) row. Human-reference pairs edit the human
 translation. Machine-reference pairs edit a beam translation of the same source by one of several MT
-systems (each a share of the sources; the paper: four systems, 25% each), each edit kept only where the
-human reference has the phenomenon's word(s) at a position where the rule applies too, one machine position
-per human one (section 3.3, ``licensed``); every drop is counted by reason in the ``counts`` config.
+systems (each a share of the sources; the paper: four systems, 25% each), each edit kept where the human
+reference has the same phenomenon word(s) at a position where the rule applies too, at every position of the
+machine reference (section 3.3's lexical overlap, ``licensed``); every drop is counted by reason in the ``counts``
+config.
 """
 
 from __future__ import annotations
@@ -130,24 +131,21 @@ def select_variants(text: str, edits: Sequence[Edit], phenomenon: str, mode: str
 
 
 def licensed(edits: Sequence[Edit], human_edits: Sequence[Edit]) -> list[Edit]:
-    """The machine reference's edits that its human reference validates (section 3.3): the human reference has a
-    position of the same rule with the same phenomenon words (anchors), and each such human position licenses one
-    machine position, the first unlicensed one (the authors made one machine variant per validated human variant).
-    An edit without anchors (a clause) needs only that the rule applies to the human reference."""
+    """The machine reference's edits that its human reference validates (section 3.3: "lexical overlap with the human
+    references regarding the phenomenon ... the same polarity word as the human reference"): an edit is kept when the
+    human reference has a position of the same rule with the same phenomenon words (anchors: the polarity word, the
+    preposition), wherever either stands; the machine reference's own positions are all kept (3.1's steps, repeated
+    on it). An edit without anchors (a clause, Ding's random noun) needs only that the rule applies to the human
+    reference."""
     if not human_edits:
         return []
-    budget = Counter({(e.start, e.end): e.anchors for e in human_edits}.values())
-    granted: dict[tuple[int, int], bool] = {}
-    for e in edits:
-        if e.anchors and (e.start, e.end) not in granted:
-            granted[(e.start, e.end)] = budget[e.anchors] > 0
-            budget[e.anchors] -= granted[(e.start, e.end)]
-    return [e for e in edits if not e.anchors or granted[(e.start, e.end)]]
+    words = {e.anchors for e in human_edits}
+    return [e for e in edits if not e.anchors or e.anchors in words]
 
 
 class MinPairsBuilder(Builder):
     name = "minpairs"
-    version = "1.4.0"
+    version = "1.5.0"
     Config = Config
     schema = {"default": FEATURES, "counts": COUNT_FEATURES}
     configs = ("default", "counts")

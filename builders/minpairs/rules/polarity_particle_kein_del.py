@@ -23,5 +23,5 @@ class PolarityParticleKeinDel(Rule):
                 shared = determiner_readings(low) & readings(np[2])
                 if shared and all(r[1] == "Plur" for r in shared):
                     continue
-            out.append(replace(w, match_case(w.text, w.text[1:])))
+            out.append(replace(w, match_case(w.text, w.text[1:]), ("kein",)))  # the polarity word, whatever its inflection
         return out
