@@ -231,3 +231,15 @@ def _check_html_page(page, folder):
     for src in parsed.images:
         path = (folder / src) if folder else Path(unquote(urlparse(src).path))
         assert path.is_file(), src
+
+
+def test_the_card_gives_the_version_the_dataset_is_tagged_with(runner, wnlampro_build, tmp_path):
+    """--version other than the builder's: the card's config versions are the tagged one, and it says which tag."""
+    import yaml
+
+    out = tmp_path / "pub"
+    assert _publish(runner, out, "1.2.3", "--dry-run").exit_code == 0
+    card = (out / "README.md").read_text()
+    meta = yaml.safe_load(card.split("---")[1])
+    assert {c["version"] for c in meta["configs"]} == {"1.2.3"}
+    assert "version **1.2.3** (tag `v1.2.3`)" in card

@@ -193,3 +193,27 @@ def test_workers_in_real_processes_score_each_request_once_and_survive_a_kill(mo
     for bench in whole:
         assert sorted(r["id"] for r in resumed[bench]) == sorted(r["id"] for r in whole[bench])  # no item twice, none lost
         assert {r["id"]: r for r in resumed[bench]} == {r["id"]: r for r in whole[bench]}
+
+
+def test_score_takes_a_suite_and_loads_the_model_once(models, wnlampro_build, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks.cli import cli
+    from wordbench.benchmarks.hub import build
+    from wordbench.scorers.models import ModelPlan
+
+    build("tendencies", progress=False)
+    loads = []
+    load = ModelPlan.load
+    monkeypatch.setattr(ModelPlan, "load", lambda self: loads.append(1) or load(self))
+    args = ["score", "wnlampro,tendencies", "--model", str(models["llama"]), "--profile", "quick", "--out", str(tmp_path / "runs"),
+            "--option", "wnlampro.word_start_only=false", "--device", "cpu"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert loads == [1] and "| wnlampro | WNLaMPro MRR |" in result.output and "| tendencies |" in result.output
+    assert len(list((tmp_path / "runs").glob("*/llama/*/summary.json"))) == 2
+    bad = CliRunner().invoke(cli, ["score", "wnlampro,tendencies", "--model", str(models["llama"]), "--option", "n=3"])
+    assert bad.exit_code != 0 and "name the one it is for (wnlampro.n=3)" in bad.output
+    masked = CliRunner().invoke(cli, ["score", "wnlampro,tendencies", "--model", str(models["bert"]), "--profile", "quick",
+                                      "--out", str(tmp_path / "runs"), "--device", "cpu"])
+    assert masked.exit_code == 0 and "tendencies | skipped: tendencies needs a causal or seq2seq model" in masked.output
