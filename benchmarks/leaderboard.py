@@ -237,9 +237,12 @@ def submissions_html(folder: Path, base: str = "") -> str:
               "const t=th.closest('table'),b=t.tBodies[0],rs=[...b.rows],d=th.dataset.dir==='asc'?-1:1;th.dataset.dir=d>0?'asc':'desc';"
               "const k=r=>{const c=r.cells[i];return c.dataset.sort!==undefined?parseFloat(c.dataset.sort):c.textContent};"
               "rs.sort((x,y)=>{const a=k(x),b2=k(y);return (typeof a==='number'&&typeof b2==='number'?a-b2:String(a).localeCompare(String(b2)))*d});"
-              "rs.forEach(r=>b.appendChild(r))}))</script>")
+              "rs.forEach(r=>b.appendChild(r))}));"
+              # #sort=N (#sort=N-desc): the page opens sorted by column N, a link that keeps an order
+              "const m=location.hash.match(/^#sort=(\\d+)(-desc)?$/),h=document.querySelectorAll('#submissions th');"
+              "if(m&&h[+m[1]]){h[+m[1]].click();if(m[2])h[+m[1]].click()}</script>")
     return (f"<h2>Submissions</h2>\n<table id=\"submissions\"><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body)
-            + f"\n</tbody></table>\n<p>Click a column's head to sort. † marks a run scored with options other than a submission "
+            + f"\n</tbody></table>\n<p>Click a column's head to sort (a link ending in #sort=N or #sort=N-desc opens sorted by column N). † marks a run scored with options other than a submission "
             f"profile's.</p>\n{script}\n")
 
 
