@@ -1,7 +1,7 @@
 """A reader's verdicts on paraphrase triples: the step the paper's annotator took (Appendix C), kept as a file.
 
 The paper's 50 + 50 triples were chosen by a human annotator. WordNet rules alone give triples of which an
-independent reader accepted 63 of 95 (builder 2.4.0, the offline default build read whole): the rest fail on
+automatic reader accepted 63 of 95 (builder 2.4.0, the offline default build read whole): the rest fail on
 ordinary-English facts WordNet does not hold (a pope is a clergyman, a yacht a boat). A review file records
 what a reader decided, one triple per line, tab-separated, with a header line::
 
@@ -11,8 +11,10 @@ what a reader decided, one triple per line, tab-separated, with a header line::
 the build replaces each part named: ``1`` the carrier (x's next carrier), ``2`` x_h (x's next hypernym, no other word of
 x_h's synset; x is left out without one), ``3`` x_a (the next sibling; a sibling that is no clear alternative to x_h, a pope to a
 clergyman, is none for any x under it). ``sentence`` is the carrier s(x) as built. Lines
-starting with ``#`` are comments. A triple two readers disagree on is rejected: the rejection holds. ``builtin`` is wordbench's own file (``paraphrase_review.tsv``: independent
-readers' verdicts on the offline default builds, reasons quoted); ``none`` reads nothing.
+starting with ``#`` are comments. A triple two readers disagree on is rejected: the rejection holds. ``builtin`` is wordbench's own file (``paraphrase_review.tsv``: the verdicts
+of automatic readers, large language models prompted with the paper's three criteria and no access to the builder or
+earlier verdicts, on the offline default builds, reasons quoted; its header says when and on which builds); ``none``
+reads nothing: the rules alone.
 """
 
 from __future__ import annotations
