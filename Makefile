@@ -22,12 +22,17 @@ $(STAMP): pyproject.toml | $(PY)
 # Debian's WordNet 3.0, SCOWL's size-70 word list (WNLaMPro's rare bin) and Ding English-German
 # dictionary (minpairs), installed when root and missing.
 DEBS := /usr/share/wordnet/data.noun:wordnet-base /usr/share/dict/american-english-huge:wamerican-huge /usr/share/trans/de-en:trans-de-en
+# Optional: Chromium renders the leaderboard page in its test, which skips without it.
+OPTIONAL_DEBS := /usr/bin/chromium:chromium
 system:
 	@for pair in $(DEBS); do file=$${pair%%:*}; pkg=$${pair##*:}; \
 		if [ -f $$file ]; then :; \
 		elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$pkg) >/dev/null; \
 		else echo "$$file missing: run 'sudo apt-get install $$pkg'"; fi; done
+	@for pair in $(OPTIONAL_DEBS); do file=$${pair%%:*}; pkg=$${pair##*:}; \
+		if [ ! -f $$file ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$pkg) >/dev/null 2>&1 || echo "$$pkg not installed: its tests skip"; fi; done
 
 install: $(STAMP) system
 
@@ -51,6 +56,7 @@ perf: install
 	HF_HUB_OFFLINE=1 $(PY) perf/vast.py
 	HF_HUB_OFFLINE=1 $(PY) perf/minpairs.py
 	$(PY) perf/frequencies.py
+	HF_HUB_OFFLINE=1 $(PY) perf/suite.py
 
 # wordbench against lm-evaluation-harness and minicons (perf/peers.py). The peers live in their own venv so
 # that the project's dependencies stay clean; CPU torch first, so that they pull no CUDA wheels.

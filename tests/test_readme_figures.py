@@ -69,3 +69,16 @@ def test_gpu_check_figures_as_quoted():
     assert f"{batch['peak_gib']:.1f} GiB at the peak of {batch['device_gib']:.1f} GiB" in text
     limits = [round(steps[f"limit/{s}"]["gemm_tflops"]) for s in ("llama-3.2-1b", "llama-3-8b")]
     assert f"({limits[0]} TFLOP/s on the 1B's shapes, {limits[1]} on the 8B's)" in text
+
+
+def test_suite_figures_as_quoted():
+    """`python perf/suite.py` wrote perf/results/suite.json: the README's suite, separate-commands and worker figures."""
+    import json
+
+    result = json.loads((ROOT / "perf" / "results" / "suite.json").read_text())
+    text = " ".join(README.split())
+    suite, separate, worker = result["suite"], result["separate"], result["worker"]
+    assert f"takes {suite['wall_s']:.0f} s with one model load ({suite['load_s']:.1f} s)" in text
+    assert ", ".join(f"{name} {s:.0f} s" for name, s in suite["per_benchmark_s"].items()) in text
+    assert f"take {separate['wall_s']:.0f} s with six loads ({100 * result['saved_share']:.0f}% of it saved by one load)" in text
+    assert f"{worker['overhead_s']:.1f} s of its {worker['wall_s']:.0f} s ({100 * worker['overhead_share']:.1f}%)" in text
