@@ -361,11 +361,17 @@ def _options(pairs, hint: str = "--option") -> dict:
 @user_errors
 def report(runs, out, plots):
     """Put several run folders side by side (tables, and figures with --plots)."""
+    from wordbench.files import check_output_file, check_writable, write_output
+
     from .runner import report as do_report
 
+    if out:
+        check_output_file(out, "--out")  # before the report is computed
+    if plots:
+        check_writable(plots, "--plots")
     text = do_report(list(runs), plots)
     if out:
-        out.write_text(text)
+        write_output(out, text, "--out")
     click.echo(text)
 
 
@@ -423,16 +429,21 @@ def translate(model_name, parallel, out, beam, prompt, max_new_tokens, device, d
 @user_errors
 def leaderboard(folder, out, html_page):
     """Print the leaderboard of a results folder (publish-results --local, or a downloaded results repo)."""
-    from .leaderboard import leaderboard_html, leaderboard_markdown, stored_summaries
+    from wordbench.files import check_output_file, write_output
 
+    from .leaderboard import leaderboard_html, leaderboard_markdown, stored_summaries, submissions_markdown
+
+    for path, flag in ((out, "--out"), (html_page, "--html")):
+        if path:
+            check_output_file(path, flag)
     summaries = stored_summaries(folder)
     if not summaries:
         raise WordbenchError(f"{folder} holds no published run (runs/<benchmark>/<model>/<hash>/summary.json)")
-    text = leaderboard_markdown(summaries)
+    text = submissions_markdown(folder) + leaderboard_markdown(summaries)
     if out:
-        out.write_text(text)
+        write_output(out, text, "--out")
     if html_page:
-        html_page.write_text(leaderboard_html(folder, summaries, base=folder.resolve().as_uri() + "/"))
+        write_output(html_page, leaderboard_html(folder, summaries, base=folder.resolve().as_uri() + "/"), "--html")
     click.echo(text)
 
 

@@ -15,15 +15,15 @@ def run_jobs(jobs, device: str = "auto", dtype: str = "auto", progress: bool = T
 def write_translations(model_name: str, sources: list[str], out, beam: int = 5, prompt: str | None = None,
                        max_new_tokens: int = 256, device: str = "auto", dtype: str = "auto") -> int:
     """Translate ``sources`` and write one translation per line to ``out`` (atomically); returns how many."""
-    import os
     from pathlib import Path
 
-    from wordbench.files import check_writable
+    from wordbench.files import check_output_file, write_output
+    from wordbench.scorers.translate import check_prompt
 
     out = Path(out)
-    check_writable(out.parent, "--out")  # before the model loads
+    check_output_file(out, "--out")  # before the model loads
+    if prompt is not None:
+        check_prompt(prompt)  # a bad template is one line before the model loads, not a traceback after
     texts = cached_translations(model_name, sources, beam, True, prompt, max_new_tokens, device=device, dtype=dtype)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}")
-    tmp.write_text("".join(" ".join(t.split()) + "\n" for t in texts), encoding="utf-8")  # a translation is one line
-    tmp.replace(out)
+    write_output(out, "".join(" ".join(t.split()) + "\n" for t in texts), "--out")  # a translation is one line
     return len(texts)

@@ -78,7 +78,7 @@ def process(queue: Queue, request: Request, worker: str, results: Path, runs: Pa
             raise WordbenchError(f"{request.model} changed since it was submitted (now {local_model_version(Path(request.model))}, "
                                  f"pinned {request.revision}): submit it again")
         plan = plan_model(request.model, request.family, device, request.dtype, "auto", None if local else request.revision,
-                          progress=progress)
+                          allow_pickle=bool(queue.settings()["allow_pickle"]), progress=progress)
         result = score_suite(list(request.suite), plan, profile=request.profile, out=runs, progress=progress)
         seconds = {**result.seconds, "_load": result.load_seconds}  # the load is inside the first benchmark's time
         if lease.lost:

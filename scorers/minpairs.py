@@ -20,7 +20,7 @@ from typing import Literal
 import numpy as np
 
 from wordbench.hashing import sha8
-from wordbench.spec import Spec, opt
+from wordbench.spec import Spec, opt, template_problem
 
 from . import plots
 from .base import Scorer
@@ -49,7 +49,7 @@ class Options(Spec):
     beam: int = opt(5, "beam size of those translations", ge=1)
     max_new_tokens: int = opt(256, "longest translation in model tokens (as the builder's mt_max_new_tokens)", ge=1)
     prompt: str = opt(DEFAULT_PROMPT, "causal models: the translation prompt with {source}; the target follows after a space",
-                      check=lambda p: None if "{source}" in p else "must contain {source}")
+                      check=lambda p: template_problem(p.replace("\\n", "\n")))
     end: str = opt("\n", "causal models: text scored after the target, where a seq2seq model scores EOS (a typed \\n is a newline)")
 
 

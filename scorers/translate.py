@@ -7,6 +7,7 @@ from typing import Sequence
 
 from wordbench.cache import cache_dir
 from wordbench.hashing import sha8
+from wordbench.spec import template_problem
 from wordbench.identity import model_version
 
 from .models import ModelError, ScoringModel, plan_model
@@ -17,8 +18,9 @@ DEFAULT_PROMPT = "Translate English to German.\nEnglish: {source}\nGerman:"
 def check_prompt(prompt: str) -> str:
     """The prompt with a typed ``\\n`` turned into a newline; it must hold ``{source}``."""
     prompt = prompt.replace("\\n", "\n")
-    if "{source}" not in prompt:
-        raise ModelError("the translation prompt must contain {source} (where the English sentence goes)")
+    problem = template_problem(prompt)
+    if problem:
+        raise ModelError(f"the translation prompt {problem} (where the English sentence goes)")
     return prompt
 
 

@@ -437,3 +437,48 @@ def test_an_empty_split_and_an_unscored_config_are_refused(runner, tiny_models, 
 def test_missing_source_files_are_named_not_a_traceback(runner, tmp_path):
     for spec in (f"{tmp_path}/a.en,{tmp_path}/b.de", f"ding:{tmp_path}/nope"):
         assert_one_line_error(runner.invoke(cli, ["build", "minpairs", "--set", f"parallel={spec}"]), "does not exist")
+
+
+@pytest.mark.parametrize("prompt", ["E: {source} {oops}", "E: {source", "E: {source} }", "E: {source!r}", "E: {}", "no field"])
+def test_every_user_template_is_checked_when_options_are_parsed(tiny_models, tmp_path, monkeypatch, prompt):
+    """Scoring, export, build and translate prompts: one line naming what is wrong, before any model or data loads."""
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks.cli import cli
+    from wordbench.scorers.models import ModelPlan
+
+    monkeypatch.setattr(ModelPlan, "load", lambda self: pytest.fail("weights loaded"))
+    runs = [["score", "minpairs", "--model", str(tiny_models["gpt2"]), "--option", f"prompt={prompt}", "--out", str(tmp_path / "r")],
+            ["export", "lm-eval", "minpairs", "--out", str(tmp_path / "x"), "--prompt", prompt],
+            ["build", "minpairs", "--set", f"mt_prompt={prompt}", "--set", f"mt_model={tiny_models['gpt2']}", "--out", str(tmp_path / "b")],
+            ["translate", "--model", str(tiny_models["gpt2"]), "--prompt", prompt, "--out", str(tmp_path / "t.de")]]
+    for args in runs:
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code != 0 and "Traceback" not in result.output, (args[:2], result.output)
+        assert any(w in result.output for w in ("{source}", "template", "brace")), (args[:2], result.output)
+        assert len(result.output.strip().splitlines()) == 1, (args[:2], result.output)
+
+
+def test_every_output_path_is_checked_before_the_work(tiny_models, wnlampro_file, tmp_path):
+    """report --out, leaderboard --out/--html and translate --out: a missing folder or a folder in place of the file is
+    one line before the work, and the work is not lost to a traceback after it."""
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks.cli import cli
+    from wordbench.benchmarks.leaderboard import collect
+    from wordbench.benchmarks.runner import score
+    from wordbench.scorers.models import load_model
+
+    run = score("wnlampro", load_model(str(tiny_models["gpt2"]), device="cpu"), str(wnlampro_file), out=tmp_path / "runs", progress=False)
+    collect([run.path], tmp_path / "results")
+    (tmp_path / "adir").mkdir()
+    bad = {"missing": (str(tmp_path / "missing" / "r.md"), ("does not exist",)),
+           "folder": (str(tmp_path / "adir"), ("is a folder", "is a directory"))}  # click's own check where the option declares it
+    for target, expected in bad.values():
+        for args in (["report", str(run.path), "--out", target], ["leaderboard", str(tmp_path / "results"), "--out", target],
+                     ["leaderboard", str(tmp_path / "results"), "--html", target],
+                     ["translate", "--model", str(tiny_models["marian"]), "--out", target]):
+            result = CliRunner().invoke(cli, args)
+            assert result.exit_code != 0 and any(e in result.output for e in expected) and "Traceback" not in result.output, (args, result.output)
+    good = CliRunner().invoke(cli, ["leaderboard", str(tmp_path / "results"), "--out", str(tmp_path / "lb.md"), "--html", str(tmp_path / "lb.html")])
+    assert good.exit_code == 0 and "## wnlampro" in (tmp_path / "lb.md").read_text() and (tmp_path / "lb.html").read_text().startswith("<!doctype")

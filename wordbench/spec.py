@@ -41,6 +41,26 @@ def faithful_opt() -> Any:
     return opt(False, "every behaviour of the paper and the authors' code (the --faithful switch)")
 
 
+def template_problem(template: str, fields: tuple[str, ...] = ("source",)) -> str | None:
+    """Why ``template`` is no ``str.format`` template of exactly ``fields`` (None: it is one): unbalanced braces, an
+    unknown, indexed or positional field, a format spec, a named field missing. Checked when the options are parsed,
+    so a bad prompt is one line before any model loads."""
+    import string
+
+    shown = ", ".join("{" + f + "}" for f in fields)
+    try:
+        parsed = [(name, spec, conv) for _, name, spec, conv in string.Formatter().parse(template) if name is not None]
+    except ValueError as exc:
+        return f"is not a template ({exc}): a literal brace is written {{{{ or }}}}"
+    unknown = sorted({"{" + name + "}" for name, _, _ in parsed if name not in fields})
+    if unknown:
+        return f"has field(s) {', '.join(unknown)}; it takes {shown} only (a literal brace is written {{{{ or }}}})"
+    if any(spec or conv for _, spec, conv in parsed):
+        return f"gives {shown} a format spec or conversion; write the field alone"
+    missing = [f for f in fields if f not in {name for name, _, _ in parsed}]
+    return f"must contain {', '.join('{' + f + '}' for f in missing)}" if missing else None
+
+
 def parse_bool(key: str, value: Any) -> bool:
     """A boolean option from a bool or a true/false word; anything else (``flase``) is a one-line error."""
     if isinstance(value, bool):

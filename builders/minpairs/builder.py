@@ -24,7 +24,7 @@ import datasets
 
 from wordbench.errors import ConfigError, SourceError
 from wordbench.identity import model_version
-from wordbench.spec import Spec, faithful_opt, opt, seed_opt
+from wordbench.spec import Spec, faithful_opt, opt, seed_opt, template_problem
 
 from ..base import Builder
 from ..sources.base import SourceInfo, file_sha8, seeded_key
@@ -71,7 +71,7 @@ class Config(Spec):
     mt_shares: tuple[float, ...] = opt((), "share of the sources per MT system (default: equal shares)", ge=0)
     mt_beam: int = opt(5, "beam size of the machine translations", ge=1)
     mt_prompt: str | None = opt(None, "for a causal mt_model: a translation prompt with {source}",
-                                check=lambda p: None if "{source}" in p.replace("\\n", "\n") else "must contain {source}")
+                                check=lambda p: template_problem(p.replace("\\n", "\n")))
     mt_max_new_tokens: int = opt(256, "longest machine translation in model tokens", ge=1)
     max_pairs: int | None = opt(None, "a seeded sample of the parallel pairs", ge=1)
     max_per_phenomenon: int | None = opt(None, "a seeded sample of each phenomenon x reference type", ge=1)
