@@ -240,7 +240,7 @@ def load_data(name: str, spec: str | None = None, progress: bool = True,
     bench = get(name)
     sig, data, where = _resolve_data(bench, name, spec, progress, faithful)
     builder = bench.builder_class
-    return sig, check_data(name, builder.schema, data, where, builder.labels, builder.column_defaults)
+    return sig, check_data(name, builder.schema, data, where, builder.labels, builder.column_defaults, builder.row_problem)
 
 
 def _folder_signature(meta: dict, folder: Path) -> str:

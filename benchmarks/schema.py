@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import re
+
 import datasets
 import pyarrow as pa
 
@@ -20,7 +23,7 @@ def _numeric(feature) -> bool:
 
 def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, datasets.DatasetDict],
                where: str, labels: dict[str, tuple[str, ...]] | None = None,
-               defaults: dict[str, object] | None = None) -> dict[str, datasets.DatasetDict]:
+               defaults: dict[str, object] | None = None, row_problem=None) -> dict[str, datasets.DatasetDict]:
     """``data`` with every declared column present and of its declared type (numbers of another width are
     cast); a missing config or column, a wrong type, a column with no value, no rows at all, or an id missing or
     repeated is a one-line error naming ``where``. A missing column named in ``defaults`` (one a later builder
@@ -76,8 +79,79 @@ def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, 
                     if ident in seen:
                         raise DataFormatError(f"{where}: the id {ident!r} appears twice in the {config} config ({seen[ident]} and {split} row {n + 1})")
                     seen[ident] = f"{split} row {n + 1}"
+        for split, ds in checked.items():
+            _check_visible(ds, [c for c, f in declared.items() if _holds_text(f)], f"{where}: {config}/{split}")
+            problem = row_problem(config, ds.data.table) if row_problem else None
+            if problem:
+                raise DataFormatError(f"{where}: {config}/{split} {problem}")
         out[config] = datasets.DatasetDict(checked)
     return out
+
+
+INVISIBLE = ("Cc", "Cf", "Co", "Cs")  # control, format (zero-width, bidi overrides, soft hyphen), private use, surrogates
+
+
+def invisible_char(text: str) -> str | None:
+    """The first character of ``text`` a model cannot see as a letter (a zero-width space, a bidi override, a control
+    character other than tab and newline), described; None if there is none."""
+    import unicodedata
+
+    found = _invisible_re().search(text)
+    return None if found is None else f"U+{ord(found.group()):04X} {unicodedata.name(found.group(), 'control character')}"
+
+
+@functools.lru_cache(maxsize=None)
+def _invisible_ranges() -> tuple[tuple[int, int], ...]:
+    """The code point ranges of ``INVISIBLE`` (surrogates aside: UTF-8 text cannot hold them), computed once."""
+    import sys
+    import unicodedata
+
+    ranges, start = [], None
+    for cp in range(sys.maxunicode + 2):
+        bad = cp <= sys.maxunicode and unicodedata.category(chr(cp)) in ("Cc", "Cf", "Co") and chr(cp) not in "\t\n\r"
+        if bad and start is None:
+            start = cp
+        elif not bad and start is not None:
+            ranges.append((start, cp - 1))
+            start = None
+    return tuple(ranges)
+
+
+@functools.lru_cache(maxsize=None)
+def _invisible_re() -> re.Pattern:
+    return re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in _invisible_ranges()) + "\\ud800-\\udfff]")
+
+
+@functools.lru_cache(maxsize=None)
+def _invisible_re2() -> str:
+    """The same class for pyarrow's RE2, which searches a whole column without making Python strings of it."""
+    return "[" + "".join(f"\\x{{{a:x}}}-\\x{{{b:x}}}" for a, b in _invisible_ranges()) + "]"
+
+
+def _holds_text(feature) -> bool:
+    inner = getattr(feature, "feature", feature)  # a sequence's items
+    return getattr(inner, "dtype", None) in ("string", "large_string")
+
+
+def _check_visible(ds: datasets.Dataset, columns: list[str], where: str) -> None:
+    """Every string of ``columns`` is text a model can see: a key or target with a zero-width space could never be
+    matched and would score as a miss without a word, so it is one line naming the row, the column and the character."""
+    import pyarrow.compute as pc
+
+    for column in columns:
+        array = ds.data.column(column)
+        while pa.types.is_list(array.type) or pa.types.is_large_list(array.type):
+            array = pc.list_flatten(array)
+        if not pc.any(pc.match_substring_regex(array, _invisible_re2())).as_py():  # the common case: nothing found
+            continue
+        values = ds[column]
+        for n, value in enumerate(values):
+            for text in value if isinstance(value, list) else [value]:
+                found = invisible_char(text) if isinstance(text, str) else None
+                if found:
+                    ident = ds[n]["id"] if "id" in ds.column_names else n + 1
+                    raise DataFormatError(f"{where} row {n + 1} (id {ident}), column '{column}': {found} in {text!r}; "
+                                          "a model never sees it: remove it from the data")
 
 
 def _names_from_ids(ds: datasets.Dataset, column: str, names: tuple[str, ...], where: str) -> datasets.Dataset:

@@ -47,6 +47,12 @@ class Builder:
     # dataset published before the column existed still loads (every other missing column is an error).
     column_defaults: ClassVar[dict[str, object]] = {}
 
+    @classmethod
+    def row_problem(cls, config: str, table) -> str | None:
+        """What makes rows of ``config`` unscorable beyond their types (a pyarrow Table, checked when data arrives):
+        the first such row described, or None. A benchmark with such a rule overrides it."""
+        return None
+
     def sources(self, config) -> list[SourceInfo]:
         """Resolve every external resource the build reads and report its name and version."""
         raise NotImplementedError

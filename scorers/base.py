@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from wordbench import spec
+from wordbench.hashing import content_tag
 from wordbench.spec import Spec
 
 from .models import ModelError, ModelInfo, ScoringModel
@@ -69,8 +70,9 @@ class Scorer:
         return self.settings
 
     def signature_settings(self, family: str | None = None) -> dict[str, object]:
-        """The settings as the run signature names them: ``faithful:<paper>`` when the switch is on."""
-        settings = {k: v for k, v in self.settings_for(family).items() if k != "faithful"}
+        """The settings as the run signature names them: ``faithful:<paper>`` when the switch is on, and every setting
+        that names local files with their content hash (``content_tag``: a fine-tuning corpus, a prompts file)."""
+        settings = {k: content_tag(v) for k, v in self.settings_for(family).items() if k != "faithful"}
         return {**settings, **({"faithful": self.paper or "paper"} if self.faithful else {})}
 
     # --- stratified --limit: one rule for every benchmark (benchmarks.runner.select) ---------------

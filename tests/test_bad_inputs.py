@@ -482,3 +482,27 @@ def test_every_output_path_is_checked_before_the_work(tiny_models, wnlampro_file
             assert result.exit_code != 0 and any(e in result.output for e in expected) and "Traceback" not in result.output, (args, result.output)
     good = CliRunner().invoke(cli, ["leaderboard", str(tmp_path / "results"), "--out", str(tmp_path / "lb.md"), "--html", str(tmp_path / "lb.html")])
     assert good.exit_code == 0 and "## wnlampro" in (tmp_path / "lb.md").read_text() and (tmp_path / "lb.html").read_text().startswith("<!doctype")
+
+
+@pytest.mark.parametrize("char", ["\u200b", "\u202e", "\u0007", "\ue000"], ids=["zero-width", "bidi-override", "bell", "private-use"])
+def test_text_a_model_cannot_see_is_refused_at_load_naming_the_row(tmp_path, char):
+    from wordbench.benchmarks.hub import load_data
+    from wordbench.errors import DataFormatError
+
+    path = tmp_path / "WNLaMPro.txt"
+    path.write_text("1\ttest\tgood (a,5.5,300000)\tantonym\tbad (a,5.3,200000)\n"
+                    f"2\ttest\tdog (n,5.1,125000)\thypernym\tani{char}mal (n,4.9,80000)\tpet (n,4.5,30000)\tbeast (n,3.9,8000)\n")
+    with pytest.raises(DataFormatError, match=r"row 2 \(id 2\), column 'targets': U\+[0-9A-F]{4}"):
+        load_data("wnlampro", str(path), progress=False)
+
+
+def test_a_minimal_pair_whose_variant_is_its_reference_is_refused(tmp_path):
+    from test_minpairs import _distil_set
+
+    from wordbench.benchmarks.hub import load_data
+    from wordbench.errors import DataFormatError
+
+    _distil_set(tmp_path / "d", "polarity_particle_nicht_del.human", ["He is not here.", "He does not come."],
+                ["Er ist nicht hier.", "Er kommt nicht."], ["Er ist hier.", "Er kommt nicht."])
+    with pytest.raises(DataFormatError, match="row 2 .*the incorrect variant is the correct reference itself"):
+        load_data("minpairs", str(tmp_path / "d"), progress=False)

@@ -146,3 +146,31 @@ def test_paraphrase_builds_are_byte_identical_under_any_hash_seed(tmp_path):
                              env={**os.environ, "PYTHONHASHSEED": seed})
         outputs.append(out.stdout)
     assert outputs[0] and outputs[0] == outputs[1]
+
+
+def test_files_named_by_options_and_a_models_code_are_keyed_by_content(tmp_path):
+    """An edited fine-tuning corpus or prompts file, or an edited modeling_*.py of a remote-code model, gives another
+    signature: the old run folder is never reused for it."""
+    import shutil
+    import time
+
+    from wordbench.benchmarks.registry import get
+    from wordbench.identity import local_model_version
+
+    corpus = tmp_path / "tune.txt"
+    corpus.write_text("the dog is a pet .\n")
+    scorer = get("wordpred").scorer(finetune=str(corpus))
+    before = scorer.signature_settings("causal")["finetune"]
+    time.sleep(0.01)
+    corpus.write_text("the cat is a pet .\n")
+    assert get("wordpred").scorer(finetune=str(corpus)).signature_settings("causal")["finetune"] != before
+    assert str(corpus) in before and "@sha256-" in before
+    assert get("wordpred").scorer(finetune="hf:wikitext").signature_settings("causal")["finetune"] == "hf:wikitext"  # a Hub id as given
+    model = tmp_path / "remote"
+    model.mkdir()
+    (model / "config.json").write_text("{}")
+    (model / "modeling_remote.py").write_text("SCALE = 1\n")
+    first = local_model_version(model)
+    (model / "modeling_remote.py").write_text("SCALE = 2\n")
+    assert local_model_version(model) != first
+    shutil.rmtree(model)

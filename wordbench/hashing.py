@@ -64,3 +64,14 @@ def file_digest(path: Path) -> str:
                 h.update(block)
         _DIGESTS[key] = h.hexdigest()
     return _DIGESTS[key]
+
+
+def content_tag(value):
+    """A setting as a signature names it: a string naming local files or folders (one, or several joined by commas)
+    gains the hash of their bytes, so that an edited file never meets the records made with the old one."""
+    if not isinstance(value, str) or not value.strip():
+        return value
+    paths = [Path(p).expanduser() for p in value.split(",")]
+    if all(p.exists() for p in paths):
+        return f"{value}@sha256-{file_sha8(*paths)}"
+    return value

@@ -7,8 +7,9 @@ from pathlib import Path
 from .hashing import file_sha8
 
 PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl")
-# The files that make a local model what it is: weights, config and tokenizer files.
-MODEL_FILES = (".safetensors", ".gguf", ".json", ".model", ".txt", ".tiktoken") + PICKLE_SUFFIXES
+# The files that make a local model what it is: weights, config and tokenizer files, and the Python files a
+# --trust-remote-code model runs (an edited modeling_*.py is another model).
+MODEL_FILES = (".safetensors", ".gguf", ".json", ".model", ".txt", ".tiktoken", ".py") + PICKLE_SUFFIXES
 
 
 def local_model_version(path: Path) -> str:

@@ -283,6 +283,20 @@ class MinPairsBuilder(Builder):
                 drops["no_position"] += 1
         return rows, drops
 
+    @classmethod
+    def row_problem(cls, config: str, table) -> str | None:
+        """A variant identical to its reference scores a tie, which counts as correct: no such pair is scored."""
+        import pyarrow.compute as pc
+
+        if config != "default" or table.num_rows == 0:
+            return None
+        same = pc.equal(table.column("correct"), table.column("incorrect"))
+        if not pc.any(same).as_py():
+            return None
+        n = pc.index(same, True).as_py()
+        return (f"row {n + 1} (id {table.column('id')[n].as_py()}): the incorrect variant is the correct reference itself "
+                "(a tie would count as correct); remove the pair or give its variant")
+
     def _machine_rows(self, config, rule, pairs, human, human_edits, machine, systems) -> tuple[list[dict], Counter]:
         """The paper's validation (``licensed``): the human reference must hold the edit's anchor words, at a position
         where the rule applies too."""
