@@ -90,7 +90,7 @@ def card_text(bench: Benchmark, data, meta: dict, summary: str, version: str | N
 ## How it was built
 
 {bench.card}
-{published_as}Builder `{bench.name}` {meta['builder_version']} (the data recipe's version), wordbench {meta['wordbench']}.
+{published_as}Builder `{bench.name}` version {meta['builder_version']} (the data recipe's), wordbench {meta['wordbench']}.
 
 **Signature:** `{meta['signature']}`
 

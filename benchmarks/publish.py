@@ -55,6 +55,23 @@ def _merge_history(new_version: str, previous: list[str]) -> list[str]:
     return [line for line in previous if _ENTRY.match(line).group(1) != new_version]
 
 
+def changelog_line(text: str | None) -> str | None:
+    """``--changelog`` as the card's one changelog line: several lines, or characters a reader cannot see, are one line
+    of error (the card's history is read back line by line); markup is shown as text, not run (``<`` and ``>`` escaped)."""
+    if text is None:
+        return None
+    from .schema import invisible_char
+
+    if "\n" in text or "\r" in text:
+        raise ConfigError("--changelog is one line (the card's changelog keeps one line per version); join the lines")
+    found = invisible_char(text)
+    if found:
+        raise ConfigError(f"--changelog holds {found}, which a reader of the card would not see: remove it")
+    if not text.strip():
+        raise ConfigError("--changelog is empty: say what changed, or leave it out")
+    return text.strip().replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def check_version(version: str) -> None:
     if not VERSION.fullmatch(version):
         raise ConfigError(f"version must be MAJOR.MINOR.PATCH in ASCII digits without leading zeros (e.g. 1.0.0), got {version!r}")
@@ -141,6 +158,7 @@ def publish(name: str, repo_id: str | None, version: str, local: Path | None = N
     """Write the Hub layout for ``version`` into ``local`` and (unless ``dry_run``) push it and tag ``vX.Y.Z``.
     The card's changelog continues the previous card's (the Hub's when online, else the local folder's)."""
     check_version(version)
+    changelog = changelog_line(changelog)
     if repo_id is None:
         dry_run = True  # a local folder only
     else:

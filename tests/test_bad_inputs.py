@@ -506,3 +506,18 @@ def test_a_minimal_pair_whose_variant_is_its_reference_is_refused(tmp_path):
                 ["Er ist nicht hier.", "Er kommt nicht."], ["Er ist hier.", "Er kommt nicht."])
     with pytest.raises(DataFormatError, match="row 2 .*the incorrect variant is the correct reference itself"):
         load_data("minpairs", str(tmp_path / "d"), progress=False)
+
+
+def test_a_model_whose_own_code_is_ignored_says_so(tiny_models, tmp_path, capsys):
+    import json
+    import shutil
+
+    from wordbench.scorers.models import plan_model
+
+    folder = shutil.copytree(tiny_models["llama"], tmp_path / "custom")
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "auto_map": {"AutoModelForCausalLM": "modeling_x.X"}}))
+    (folder / "modeling_x.py").write_text("raise SystemExit('ran')\n")
+    plan_model(str(folder), device="cpu")
+    err = capsys.readouterr().err
+    assert "ships its own modelling code (auto_map), which is not run" in err and "llama class" in err

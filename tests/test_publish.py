@@ -243,3 +243,18 @@ def test_the_card_gives_the_version_the_dataset_is_tagged_with(runner, wnlampro_
     meta = yaml.safe_load(card.split("---")[1])
     assert {c["version"] for c in meta["configs"]} == {"1.2.3"}
     assert "version **1.2.3** (tag `v1.2.3`)" in card
+
+
+def test_changelog_is_one_line_of_text_shown_as_text(runner, wnlampro_build, tmp_path):
+    out = tmp_path / "pub"
+    for bad, why in (("first\n---\nlicense: evil", "one line"), ("fixed\u202e", "U+202E"), ("   ", "empty")):
+        result = _publish(runner, out, "1.0.0", "--dry-run", "--changelog", bad)
+        assert result.exit_code != 0 and why in result.output and "Traceback" not in result.output, result.output
+    assert _publish(runner, out, "1.0.0", "--dry-run", "--changelog", "<script>x</script> & --- more").exit_code == 0
+    card = (out / "README.md").read_text()
+    assert "&lt;script&gt;x&lt;/script&gt; &amp; --- more" in card and "<script>" not in card
+    assert _publish(runner, out, "1.1.0", "--dry-run", "--changelog", "second").exit_code == 0
+    from wordbench.benchmarks.publish import changelog_entries
+
+    entries = changelog_entries((out / "README.md").read_text())
+    assert entries[1].endswith("&lt;script&gt;x&lt;/script&gt; &amp; --- more")  # the earlier line kept whole

@@ -9,6 +9,7 @@ from pathlib import Path
 import torch
 
 from wordbench import spec
+from wordbench.errors import warn
 from wordbench.identity import PICKLE_SUFFIXES, local_model_version
 
 from .base import ModelError, ModelInfo, ScoringModel
@@ -227,6 +228,9 @@ def plan_model(
         _check_tokenizer_files(path, name_or_path)
 
     config = _config(source, name_or_path, common)
+    if getattr(config, "auto_map", None) and not trust_remote_code:
+        warn(f"{name_or_path} ships its own modelling code (auto_map), which is not run: the built-in "
+             f"{getattr(config, 'model_type', '?')} class scores it (--trust-remote-code runs its code, if you trust it)")
     family = family or detect_family(config)
     options = {k: v for k, v in (options or {}).items() if v is not None}
     if options and family != "seq2seq":
