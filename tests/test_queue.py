@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from wordbench.benchmarks.queue import HubQueue, LeaseLost, LocalQueue, Request, now_iso
+from wordbench.benchmarks.queue import HubQueue, LeaseLost, LocalQueue, Request
 from wordbench.benchmarks.submit import admit
 from wordbench.errors import ConfigError
 from wordbench.scorers.models import ModelError
