@@ -75,20 +75,20 @@ def read_triples(path: Path) -> list[dict]:
     return rows
 
 
-def set_of(path: Path, position: int, count: int) -> str:
-    """The set a file holds: named in its file name (rare/common), else by order (first rare, second common)."""
+def set_of(path: Path) -> str:
+    """The set a file holds, as its name says: exactly one of rare and common (a name with both, or neither, could
+    be read as either set, or twice: it is refused)."""
     named = [s for s in SETS if s in path.name.lower()]
-    if len(named) == 1:
-        return named[0]
-    if count == 2:
-        return SETS[position]
-    return "unknown"
+    if len(named) != 1:
+        raise DataFormatError(f"{path}: the file's name must say its set, 'rare' or 'common' "
+                              f"(it says {'both' if named else 'neither'}); rename it")
+    return named[0]
 
 
 def read_sets(paths: list[Path]) -> list[dict]:
-    """Rows of every file, ``set`` and ``id`` filled; two files must hold two different sets."""
-    kinds = [set_of(p, i, len(paths)) for i, p in enumerate(paths)]
-    if len(paths) > 2 or len(set(kinds)) != len(kinds):
+    """Rows of every file, ``set`` and ``id`` filled; the files hold different sets, one file each."""
+    kinds = [set_of(p) for p in paths]
+    if len(set(kinds)) != len(kinds):
         raise DataFormatError(f"give one file per set (rare, common), named so: {', '.join(map(str, paths))}")
     rows = []
     for path, kind in zip(paths, kinds):
@@ -100,7 +100,12 @@ def read_sets(paths: list[Path]) -> list[dict]:
 def files_in(folder: Path) -> list[Path]:
     """The rare and common files of a folder holding the published files."""
     files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in (".txt", "") and not p.name.startswith("."))
-    found = [next((p for p in files if s in p.name.lower()), None) for s in SETS]
-    if None in found:
-        raise DataFormatError(f"{folder}: expected a rare and a common file (names containing 'rare' and 'common')")
-    return found
+    both = [p.name for p in files if all(s in p.name.lower() for s in SETS)]
+    if both:
+        raise DataFormatError(f"{folder}: {both[0]} names both sets (rare and common): rename it")
+    found = {s: [p for p in files if s in p.name.lower()] for s in SETS}
+    for s, candidates in found.items():
+        if len(candidates) != 1:
+            raise DataFormatError(f"{folder}: expected one {s} file (a name containing '{s}'), found "
+                                  f"{', '.join(p.name for p in candidates) or 'none'}")
+    return [found[s][0] for s in SETS]

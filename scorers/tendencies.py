@@ -355,9 +355,12 @@ def read_samples(path: Path) -> list[dict]:
         if path.suffix == ".jsonl":
             try:
                 obj = json.loads(line)
-                text, strategy = obj["text"], str(obj.get("strategy", strategy))
+                text, strategy = obj["text"], obj.get("strategy", strategy)
             except (ValueError, KeyError, TypeError):
                 raise DataFormatError(f"{path}:{lineno}: not a JSON object with a 'text' field") from None
+            for key, value in (("text", text), ("strategy", strategy)):
+                if not isinstance(value, str):
+                    raise DataFormatError(f"{path}:{lineno}: '{key}' is {type(value).__name__}, not a string")
         else:
             text = line
         items.append({"id": f"sample-{n:07d}", "strategy": strategy, "text": text})

@@ -521,3 +521,63 @@ def test_a_model_whose_own_code_is_ignored_says_so(tiny_models, tmp_path, capsys
     plan_model(str(folder), device="cpu")
     err = capsys.readouterr().err
     assert "ships its own modelling code (auto_map), which is not run" in err and "llama class" in err
+
+
+@pytest.mark.parametrize("item, message", [
+    ({"source": "He is not here.", "reference": "Er ist nicht hier.", "errors": 3}, "errors is int, not a list"),
+    ({"source": "He is not here.", "reference": "Er ist nicht hier.", "errors": ["Er ist hier."]}, "error 0 lacks type or contrastive"),
+    ({"source": 7, "reference": "Er ist nicht hier.", "errors": []}, "item 0 source is int, not text"),
+    ({"source": "He is not here.", "reference": "Er ist nicht hier.", "errors": [{"type": "polarity_particle_nicht_del", "contrastive": None}]},
+     "error 0 contrastive is NoneType, not text"),
+    ({"source": "He is not here.", "reference": "Er ist nicht hier.", "reference_type": ["mt"], "errors": []}, "reference_type is"),
+])
+def test_lingeval97_fields_of_the_wrong_type_name_the_item(tmp_path, item, message):
+    import json
+
+    from wordbench.benchmarks.hub import load_data
+    from wordbench.errors import DataFormatError
+
+    path = tmp_path / "lingeval97.json"
+    path.write_text(json.dumps([item]))
+    import re
+
+    with pytest.raises(DataFormatError, match=re.escape(message)):
+        load_data("minpairs", str(path), progress=False)
+
+
+def test_a_text_that_is_not_a_string_is_refused_with_its_line(tmp_path):
+    import json
+
+    from wordbench.builders.sources.corpora import iter_corpus_lines
+    from wordbench.errors import DataFormatError
+    from wordbench.scorers.tendencies import read_samples
+
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text(json.dumps({"text": "a fine sample ."}) + "\n" + json.dumps({"text": 42}) + "\n")
+    with pytest.raises(DataFormatError, match=r"samples.jsonl:2: 'text' is int, not a string"):
+        read_samples(samples)
+    samples.write_text(json.dumps({"text": "one ."}) + "\n" + json.dumps({"text": "two .", "strategy": {"a": 1}}) + "\n")
+    with pytest.raises(DataFormatError, match=r":2: 'strategy' is dict"):
+        read_samples(samples)
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(json.dumps({"text": "fine ."}) + "\n" + json.dumps({"text": ["a", "list"]}) + "\n")
+    with pytest.raises(DataFormatError, match=r"corpus.jsonl:2: 'text' is list, not a string"):
+        list(iter_corpus_lines(str(corpus)))
+
+
+def test_a_paraphrase_file_named_for_both_sets_or_neither_is_refused(tmp_path):
+    from wordbench.benchmarks.hub import load_data
+    from wordbench.errors import DataFormatError
+
+    triple = "A poodle is a pet .\nA dog is a pet .\nA cat is a pet .\n\n"
+    for name in ("rare.txt", "common.txt", "rare_and_common.txt", "triples.txt", "rare_old.txt"):
+        (tmp_path / name).write_text(triple)
+    for files, message in (([f"{tmp_path / 'rare_and_common.txt'}", f"{tmp_path / 'common.txt'}"], "says both"),
+                           ([f"{tmp_path / 'triples.txt'}", f"{tmp_path / 'common.txt'}"], "says neither")):
+        with pytest.raises(DataFormatError, match=message):
+            load_data("paraphrase", ",".join(files), progress=False)
+    with pytest.raises(DataFormatError, match="names both sets"):
+        load_data("paraphrase", str(tmp_path), progress=False)
+    (tmp_path / "rare_and_common.txt").unlink()
+    with pytest.raises(DataFormatError, match="expected one rare file .* found rare.txt, rare_old.txt"):
+        load_data("paraphrase", str(tmp_path), progress=False)

@@ -344,9 +344,9 @@ def test_published_format_round_trip(built, tmp_path):
         (r["sentence"], r["sentence_hypernym"], r["sentence_sibling"]) for r in rare]
     for a, r in zip(again, rare):  # the file gives the words as they stand in the sentences (plurals included)
         assert a["word"] in (r["word"], plural(r["word"])) and a["hypernym"] in (r["hypernym"], plural(r["hypernym"]))
-    bad = tmp_path / "bad.txt"
+    bad = tmp_path / "bad_rare.txt"
     bad.write_text("a dog barked .\nan animal barked .\n")
-    with pytest.raises(DataFormatError, match="bad.txt:1: an incomplete triple"):
+    with pytest.raises(DataFormatError, match="bad_rare.txt:1: an incomplete triple"):
         ParaphraseBuilder().read_file(bad)
 
 
@@ -401,9 +401,9 @@ def test_the_authors_files_load_as_published(tmp_path, tiny_models):
     m = scorer.summarize(records)
     assert (m["rare"]["total"], m["common"]["total"]) == (3, 3) and m["common"]["misses"] >= 1 and "chi2" in m
     (folder / "extra.txt").write_text("a b\n")
-    (tmp_path / "one.txt").write_text(RARE)
+    (tmp_path / "one_rare.txt").write_text(RARE)
     with pytest.raises(DataFormatError, match="one file per set"):
-        load_data("paraphrase", f"{tmp_path / 'one.txt'},{folder / 'rare.txt'},{folder / 'common.txt'}", progress=False)
+        load_data("paraphrase", f"{tmp_path / 'one_rare.txt'},{folder / 'rare.txt'},{folder / 'common.txt'}", progress=False)
 
 
 def test_bertscore_matches_the_bert_score_library(tiny_models):

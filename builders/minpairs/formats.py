@@ -111,14 +111,27 @@ def read_lingeval97(path: Path) -> list[dict]:
     for n, item in enumerate(items):
         if not isinstance(item, dict) or not {"source", "reference", "errors"} <= set(item):
             raise DataFormatError(f"{path}: item {n} lacks source, reference or errors")
+        _text_fields(path, f"item {n}", item, ("source", "reference"))
+        if not isinstance(item["errors"], list):
+            raise DataFormatError(f"{path}: item {n} errors is {type(item['errors']).__name__}, not a list of "
+                                  "{type, contrastive} objects")
+        ref = item.get("reference_type", "human")
+        if ref not in ("human", "mt"):
+            raise DataFormatError(f"{path}: item {n} reference_type is {ref!r}; give human or mt")
         for k, err in enumerate(item["errors"]):
-            if "type" not in err or "contrastive" not in err:
+            if not isinstance(err, dict) or "type" not in err or "contrastive" not in err:
                 raise DataFormatError(f"{path}: item {n} error {k} lacks type or contrastive")
-            ref = item.get("reference_type", "human")
+            _text_fields(path, f"item {n} error {k}", err, ("type", "contrastive"))
             rows.append(_row(f"{err['type']}.{ref}-{n:06d}-{k}", err["type"], ref, item["source"], item["reference"], err["contrastive"], f"{n}"))
     if not rows:
         raise DataFormatError(f"{path}: no contrastive variants")
     return rows
+
+
+def _text_fields(path: Path, what: str, obj: dict, keys: tuple[str, ...]) -> None:
+    for key in keys:
+        if not isinstance(obj[key], str):
+            raise DataFormatError(f"{path}: {what} {key} is {type(obj[key]).__name__}, not text")
 
 
 def _row(row_id, phenomenon, ref, source, correct, incorrect, pair_id) -> dict:

@@ -43,6 +43,8 @@ def _file_lines(file: Path, text_column: str) -> Iterator[str]:
                 line = json.loads(line)[text_column]
             except (ValueError, KeyError, TypeError) as exc:
                 raise DataFormatError(f"{file}:{lineno}: not a JSON object with a '{text_column}' field") from exc
+            if not isinstance(line, str):
+                raise DataFormatError(f"{file}:{lineno}: '{text_column}' is {type(line).__name__}, not a string")
         yield line.rstrip("\r\n")  # as text mode gave it: CRLF endings removed too
 
 
@@ -66,4 +68,6 @@ def _hf_lines(spec: str, text_column: str) -> Iterator[str]:
         raise SourceError(f"dataset {dataset_id} has no column '{text_column}' (columns: {', '.join(ds.column_names)})")
     for batch in ds.iter(batch_size=1024):  # not ds[column]: that would hold the whole column in memory
         for text in batch[text_column]:
+            if not isinstance(text, str):
+                raise SourceError(f"dataset {dataset_id}: column '{text_column}' holds {type(text).__name__}, not text")
             yield from text.splitlines() or [""]
