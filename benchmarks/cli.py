@@ -268,7 +268,7 @@ def score(name, model_names, family, device, dtype, batch_size, revision, trust_
                                    "--samples and --faithful are for one benchmark")
         return _score_suite(names, model_names, (family, device, dtype, batch_size, revision, trust_remote_code, allow_pickle, model_opts),
                             opts, profile, limit, split, out, as_json, precision_sample)
-    chosen = get(name).profile(profile).as_dict() if profile else {"options": {}, "limit": None}
+    chosen = get(name).profile(profile).as_dict()
     opts = {**{k: v for k, v in chosen["options"].items()}, **opts}
     limit = limit or chosen["limit"]
     scorer = get(name).scorer(**opts)  # typed: an unknown benchmark or option fails before anything loads
@@ -317,7 +317,7 @@ def _score_suite(names, model_names, model_args, opts, profile, limit, split, ou
 
     per_bench = suite_options(names, opts)
     for bench in names:  # typed before anything loads
-        get(bench).scorer(**{**(get(bench).profile(profile).as_dict()["options"] if profile else {}), **per_bench[bench]})
+        get(bench).scorer(**{**dict(get(bench).profile(profile).options), **per_bench[bench]})
     if not model_names:
         raise click.UsageError("a suite needs --model")
     plans = [_plan(m, *model_args) for m in model_names]

@@ -9,8 +9,6 @@ killed) is claimed again and resumes from its run folders."""
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 import uuid
 from dataclasses import asdict, dataclass, field, fields
@@ -18,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from wordbench.errors import ConfigError, DataFormatError
+from wordbench.files import write_output
 
 STATUSES = ("PENDING", "RUNNING", "FINISHED", "FAILED")
 SETTINGS_FILE = "queue.json"
@@ -99,11 +98,12 @@ class Queue:
         raise NotImplementedError
 
     def _update(self, change) -> Request | None:
-        """Apply ``change(requests) -> Request | None`` atomically; the request it returns is written back."""
+        """Apply ``change(requests, settings) -> Request | None`` atomically (one read of the queue); the request it
+        returns is written back."""
         raise NotImplementedError
 
     def add(self, request: Request) -> Request:
-        def change(requests):
+        def change(requests, settings):
             same = [r for r in requests if r.identity == request.identity and r.status != "FAILED"]
             if same:
                 raise ConfigError(f"{request.model} ({request.dtype}, revision {request.revision}) is already {same[0].status.lower()} "
@@ -113,10 +113,8 @@ class Queue:
 
     def claim(self, worker: str) -> Request | None:
         """The oldest PENDING request, or a RUNNING one whose lease ran out, now RUNNING under ``worker``'s lease."""
-        lease = float(self.settings()["lease_s"])
-
-        def change(requests):
-            now = time.time()
+        def change(requests, settings):
+            now, lease = time.time(), float(settings["lease_s"])
             for r in sorted(requests, key=lambda r: (r.submitted, r.id)):
                 if claimable(r, now):
                     r.status, r.worker, r.lease_until, r.attempts = "RUNNING", worker, now + lease, r.attempts + 1
@@ -131,16 +129,14 @@ class Queue:
         return current
 
     def renew(self, request: Request, worker: str) -> Request:
-        lease = float(self.settings()["lease_s"])
-
-        def change(requests):
+        def change(requests, settings):
             current = self._held(requests, request, worker)
-            current.lease_until = time.time() + lease
+            current.lease_until = time.time() + float(settings["lease_s"])
             return current
         return self._update(change)
 
     def finish(self, request: Request, worker: str, status: str, reason: str | None = None, seconds: dict | None = None) -> Request:
-        def change(requests):
+        def change(requests, settings):
             current = self._held(requests, request, worker)
             current.status, current.reason, current.finished, current.lease_until = status, reason, now_iso(), None
             current.seconds = seconds or {}
@@ -184,13 +180,9 @@ class LocalQueue(Queue):
         from filelock import FileLock
 
         with FileLock(str(self.folder / ".lock")):
-            request = change(self.requests())
-            if request is not None:
-                target = self.folder / "requests" / f"{request.id}.json"
-                fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    f.write(request.to_json())
-                os.replace(tmp, target)
+            request = change(self.requests(), self.settings())
+            if request is not None:  # a temporary file renamed into place: no reader sees half a request
+                write_output(self.folder / "requests" / f"{request.id}.json", request.to_json(), "queue")
             return request
 
 
@@ -232,8 +224,8 @@ class HubQueue(Queue):
         from huggingface_hub.errors import HfHubHTTPError
 
         for _ in range(self.RETRIES):
-            head, requests, _ = self._snapshot()
-            request = change(requests)
+            head, requests, settings = self._snapshot()
+            request = change(requests, settings)
             if request is None:
                 return None
             try:

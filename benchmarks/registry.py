@@ -78,7 +78,10 @@ class Benchmark:
     headline: Headline | None = None  # the submissions leaderboard's column
     profiles: tuple[tuple[str, Profile], ...] = (("full", Profile()), ("quick", Profile(limit=100)))  # submission profiles
 
-    def profile(self, name: str) -> Profile:
+    def profile(self, name: str | None) -> Profile:
+        """A submission profile by name; None: no profile (no options, no limit)."""
+        if name is None:
+            return Profile()
         found = dict(self.profiles).get(name)
         if found is None:
             raise ConfigError(f"{self.name} has no submission profile '{name}'; it has {', '.join(dict(self.profiles))}")

@@ -21,6 +21,7 @@ from typing import Iterable
 import jsonlines
 
 from wordbench.errors import ConfigError, DataFormatError, warn
+from wordbench.files import write_output
 
 from .signature import short_hash
 
@@ -165,9 +166,7 @@ class RunFolder:
     def write_text(self, name: str, text: str) -> Path:
         """Write ``name`` atomically (a temp file, then rename)."""
         path = self.path / name
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(text)
-        tmp.replace(path)
+        write_output(path, text, "run folder")
         return path
 
     def summary(self) -> dict:

@@ -75,7 +75,7 @@ def score_suite(names: list[str], model, profile: str | None = None, out: Path =
 
     for name in names:
         bench = get(name)
-        chosen = bench.profile(profile).as_dict() if profile else {"options": {}, "limit": None}
+        chosen = bench.profile(profile).as_dict()
         opts = {**chosen["options"], **(options or {}).get(name, {})}
         try:
             bench.scorer(**opts).check_model(model)  # the family, before any data or weights

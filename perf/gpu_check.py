@@ -213,15 +213,11 @@ def correctness(check: Check, cpu_only: bool, models: dict[str, Path], data: dic
                     kept = sum(ref_decisions.get(r["id"]) == scorer.decision(r) for r in half)
                     entry["bf16_decisions_as_cpu_fp32"] = f"{kept}/{len(half)}"
                 else:
-                    entry["bf16_max_metric_diff"] = float(f"{compare(summary['metrics'], score_summary(ref, scorer))[0]:.3g}")
+                    entry["bf16_max_metric_diff"] = float(f"{compare(summary['metrics'], scorer.summarize(ref))[0]:.3g}")
                 out[name] = entry
                 print(f"   {label}: {json.dumps(entry)[:300]}", flush=True)
                 if not entry["ok"]:
                     check.result["failures"].append(f"correctness/{label}: floats {worst:.2g}, {len(diffs)} other differences")
-
-
-def score_summary(records: list[dict], scorer) -> dict:
-    return scorer.summarize(records)
 
 
 def shard(check: Check, models: dict[str, Path], data: dict, root: Path) -> None:
