@@ -437,6 +437,27 @@ def test_rules_against_the_defects_found_in_the_authors_sets():
     assert _offline("polarity_affix_del", "Der Abend war unvergesslich.") == []
     assert _offline("polarity_affix_del", "Das freut mich ungemein.") == []  # an intensifier (the independent reader)
     assert _offline("polarity_affix_del", "Das Ergebnis war unerwartet.") == ["Das Ergebnis war erwartet."]
+
+
+@pytest.mark.parametrize("sentence, variants", [
+    # an un- word is not excluded for the letters it begins with (uni-, unser-, unze-, unrat-)
+    ("Der Film war uninteressant.", ["Der Film war interessant."]),
+    ("Das Angebot wirkt unseriös.", ["Das Angebot wirkt seriös."]),
+    ("Diese Methode ist unzeitgemäß.", ["Diese Methode ist zeitgemäß."]),
+    ("Es ist unratsam, das zu tun.", ["Es ist ratsam, das zu tun."]),
+    # a positive the lexicon knows only as a lemma, a -keit noun of an adjective, or a compound of known parts
+    ("Die unsittliche Geste fiel auf.", ["Die sittliche Geste fiel auf."]),
+    ("Die Unerträglichkeit der Lage war klar.", ["Die Erträglichkeit der Lage war klar."]),
+    ("Die Unsicherheitsmarge ist groß.", ["Die Sicherheitsmarge ist groß."]),
+    ("Das Unabhängigkeitsreferendum scheiterte.", ["Das Abhängigkeitsreferendum scheiterte."]),
+    # augmentative and pejorative un-, their compounds, and words that only begin with un
+    ("Im Garten wächst viel Unkraut.", []),
+    ("An der Unfallstelle standen viele Leute.", []),
+    ("Das wird auf Unionsebene entschieden.", []),
+    ("Er lebt seit Jahren in Ungarn.", []),
+])
+def test_affix_deletion_generalises(sentence, variants):
+    assert _offline("polarity_affix_del", sentence) == variants
     # first and second person beside an unambiguous subject pronoun
     assert _offline("subj_verb_agreement", "Wir haben keinen Hunger.") == ["Wir habe keinen Hunger."]
     assert _offline("subj_verb_agreement", "Du gehst nach Hause.") == ["Du geht nach Hause."]
