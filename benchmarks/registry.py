@@ -453,7 +453,13 @@ REGISTRY: dict[str, Benchmark] = {
         limitations=(
             "- Offline, the German analysis is HanTa and german-nouns, not the authors' stanza; the rules are held against "
             "the authors' published sets by `python -m wordbench.builders.minpairs.compare` (README).\n"
-            "- Offline sentences come from the Ding dictionary (Debian trans-de-en), shorter and simpler than WMT newstest."),
+            "- Offline sentences come from the Ding dictionary (Debian trans-de-en), shorter and simpler than WMT newstest.\n"
+            "- np_agreement and subj_verb_agreement: by default every singular definite article and each clause's first "
+            "finite verb is edited, about 1.9 variants per sentence on the authors' sentences, where their machine sets "
+            "have 1.29 and 1.15. Neither the paper nor LingEval97's description says which positions were kept, and "
+            "their human sets are not published in a readable form, so the machine sets cannot be checked against them "
+            "(section 3.3). `variants=one` makes one seeded variant per sentence, the nearer choice where the number of "
+            "pairs per sentence matters."),
         summary="English-German contrastive minimal pairs from human and machine references: accuracy and distributional discrepancy",
         builder_path="wordbench.builders.minpairs.builder:MinPairsBuilder",
         scorer_path="wordbench.scorers.minpairs:MinPairsScorer",

@@ -766,8 +766,16 @@ def test_clause_omission_without_a_segment_boundary_deletes_a_clause():
     assert _offline("clause_omission", "Mit Meng hat das Künstlerhaus ein Ehrenmitglied verloren, heißt es.") == [
         "Mit Meng hat das Künstlerhaus ein Ehrenmitglied verloren."]
     assert _offline("clause_omission", "Der Prozess wird am 23. September mit der Befragung von Zeugen fortgesetzt.") == []
-    # a clause another one hangs on stays: "teilte mit, um Schulden zu tilgen" would be a fragment (the reader's C-1)
-    assert _offline("clause_omission", "Glencore teilte am 2. Mai mit, dass sie neue Aktien verkauft habe, um Schulden zu tilgen.") == []
+    # a clause another one hangs on stays ("teilte mit, um Schulden zu tilgen" would be a fragment); the last one goes
+    assert _offline("clause_omission", "Glencore teilte am 2. Mai mit, dass sie neue Aktien verkauft habe, um Schulden zu tilgen.") == [
+        "Glencore teilte am 2. Mai mit, dass sie neue Aktien verkauft habe."]
+    # an infinitive clause at the end, a clause with a quotation closed inside it, a clause at an unpunctuated end
+    assert _offline("clause_omission", "In der 67. Minute verpasste er die Chance, das Spiel auf 2:0 zu bringen.") == [
+        "In der 67. Minute verpasste er die Chance."]
+    assert _offline("clause_omission", 'Er lobte am 8. Mai den Verein, weil er "Hilfe für Kinder" leistet.') == [
+        "Er lobte am 8. Mai den Verein."]
+    assert _offline("clause_omission", "Es war das 27. Mal in dieser Saison, dass er ein Tor schoss") == [
+        "Es war das 27. Mal in dieser Saison"]
     assert _offline("clause_omission", "Hofmann hat nicht nur das Spiel strukturiert, sondern erzielte auch das Tor.") == []
     assert _offline("clause_omission", metcash, faithful=True)[0].startswith("September weitere Details")
 

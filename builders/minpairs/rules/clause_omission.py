@@ -29,37 +29,40 @@ def _deletable(text: str, start: int, end: int) -> tuple[int, int] | None:
 _INTRODUCERS = frozenset({"KOUS", "KOUI", "PRELS", "PRELAT", "PWAV"})  # conjunctions, relative pronouns, w-adverbs
 _FINITE = frozenset({"VVFIN", "VAFIN", "VMFIN"})
 _CLAUSE_END = _FINITE | {"VVPP"}  # the offline tagger reads some finite verbs ("veranstaltet") as participles
-_MARKS = frozenset("([„»\"“”«)]")
+_INFINITIVE = frozenset({"VVINF", "VAINF", "VMINF", "VVIZU"})
 
 
-def _clause_end(words, i: int) -> int | None:
-    """Index of the verb closing the clause introduced at ``words[i]``: the first verb before , . ! ? ; or :, across
-    commas of a list but not into the next clause, a bracket or a quotation; None where there is none."""
-    for j in range(i + 1, len(words) - 1):
-        nxt = words[j + 1]
-        if words[j].text in _MARKS or (words[j].xpos == "$," and nxt.xpos in _INTRODUCERS):
+def _clause_end(words, i: int, text: str) -> int | None:
+    """Index of the verb closing the clause introduced at ``words[i]``: the first verb before , . ! ? ; : or the
+    sentence end, across commas of a list and quotations or brackets closed inside it, but not into the next clause;
+    None where there is none. An um/ohne/statt clause ends in its infinitive (", um Schulden zu tilgen.")."""
+    ends = _INFINITIVE if words[i].xpos == "KOUI" else _CLAUSE_END
+    for j in range(i + 1, len(words)):
+        nxt = words[j + 1] if j + 1 < len(words) else None
+        if nxt is not None and words[j].xpos == "$," and nxt.xpos in _INTRODUCERS:
             return None
-        if nxt.upos == "PUNCT" and nxt.text in ",.!?;:" and words[j].upos in ("VERB", "AUX"):
-            return j if words[j].xpos in _CLAUSE_END else None
+        if (nxt is None or nxt.upos == "PUNCT" and nxt.text in ",.!?;:") and words[j].upos in ("VERB", "AUX"):
+            ok = words[j].xpos in ends and _balanced(text[words[i].start : words[j].end])
+            return j if ok else None
     return None
 
 
 def _subordinate_clauses(analysis) -> list[tuple[int, int]]:
-    """Spans of verb-final clauses introduced after a comma (", wenn ... veranstaltet", ", der ... spielte,"), each
-    with its leading comma; with its trailing comma too where the clause sits before the main clause's verb ("Für
+    """Spans of verb-final clauses introduced after a comma (", wenn ... veranstaltet", ", der ... spielte,", ", um
+    ... zu tilgen"), each with its leading comma; with its trailing comma too where the clause sits before the main clause's verb ("Für
     den 33-Jährigen, der ... spielte, war es" -> "Für den 33-Jährigen war es"). The rest keeps a finite verb."""
     words, spans = analysis.words, []
     for i in range(1, len(words) - 1):
-        if words[i - 1].xpos != "$," or words[i].xpos not in _INTRODUCERS - {"KOUI"}:
+        if words[i - 1].xpos != "$," or words[i].xpos not in _INTRODUCERS:
             continue
-        j = _clause_end(words, i)
+        j = _clause_end(words, i, analysis.text)
         if j is None:
             continue
         start, end = words[i - 1].start, words[j].end
         before, after = words[: i - 1], words[j + 1 :]
-        if after[0].text == "," and len(after) > 1 and after[1].xpos in _INTRODUCERS:
+        if after and after[0].text == "," and len(after) > 1 and after[1].xpos in _INTRODUCERS:
             continue  # the next clause may hang on this one ("mit, dass ... habe, um ... zu tilgen"): keep both
-        if after[0].text == "," and len(after) > 1 and after[1].xpos in _FINITE and not any(w.xpos in _FINITE for w in before):
+        if after and after[0].text == "," and len(after) > 1 and after[1].xpos in _FINITE and not any(w.xpos in _FINITE for w in before):
             end = after[0].end
         rest = [w for w in words if w.end <= start or w.start >= end]
         if any(w.xpos in _FINITE for w in rest):
@@ -71,9 +74,16 @@ _COORDINATORS = frozenset({"und", "aber", "sondern", "oder", "denn", "doch"})
 _SAYING = frozenset("sagen heißen erklären berichten mitteilen teilen betonen schreiben meinen ergänzen hinzufügen fügen".split())
 
 
+def _zu_infinitive(words) -> bool:
+    """``words`` end in a zu-infinitive (zu bringen, aufzuhören)."""
+    last = words[-1]
+    return last.xpos == "VVIZU" or last.xpos in _INFINITIVE and words[-2].xpos == "PTKZU"
+
+
 def _final_clauses(analysis) -> list[tuple[int, int]]:
-    """Spans of a last main clause: coordinated ("..., und das Rauchen kostet ...", "– aber kleben Sie ...") or a
-    reporting clause (", hieß es in der Erklärung"), each to the sentence end, where the clause before has a finite
+    """Spans of a last clause: coordinated ("..., und das Rauchen kostet ...", "– aber kleben Sie ..."), a reporting
+    clause (", hieß es in der Erklärung") or an infinitive clause (", das Spiel auf 2:0 zu bringen"), each to the
+    sentence end, where the clause before has a finite
     verb and the deleted one has its own near its start."""
     words, text, spans = analysis.words, analysis.text, []
     last = len(words) - 1 if words and words[-1].upos == "PUNCT" else len(words)
@@ -81,7 +91,9 @@ def _final_clauses(analysis) -> list[tuple[int, int]]:
         w, tail = words[k], words[k + 1 : last]
         coordinated = w.xpos == "KON" and w.text.lower() in _COORDINATORS and any(x.xpos in _FINITE for x in tail[:4])
         reporting = w.xpos == "$," and tail[0].xpos in _FINITE and tail[0].lemma.lower() in _SAYING
-        if not (coordinated or reporting) or any(x.xpos == "$," for x in tail):
+        infinitive = (w.xpos == "$," and len(tail) > 2 and _zu_infinitive(tail)
+                      and not any(x.xpos in _FINITE or x.xpos in _INTRODUCERS for x in tail))
+        if not (coordinated or reporting or infinitive) or any(x.xpos == "$," for x in tail):
             continue
         start = words[k - 1].start if coordinated and words[k - 1].text in (",", "–", "-") else w.start
         head = [x for x in words if x.end <= start]
