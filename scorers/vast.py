@@ -248,8 +248,11 @@ class VASTScorer(Scorer):
             rows = [r for r in self.rows if r["setting"] == source and r["group"] in POLAR]
             if not rows:
                 raise ConfigError(f"the dataset has no polar-word contexts for the {source} setting")
+            ids = model.span_token_ids([r["context"] for r in rows], [(r["start"], r["end"]) for r in rows], bos=self.bos_on)
+            rows, counts = zip(*[(r, len(i)) for r, i in zip(rows, ids) if not model.unseen(i)]) if ids else ((), ())
+            if not rows:
+                raise ModelError(f"{model.info.name} sees none of the polar words of the {source} setting: each is its unknown token")
             texts, spans = [r["context"] for r in rows], [(r["start"], r["end"]) for r in rows]
-            counts = model.span_token_counts(texts, spans, bos=self.bos_on)
             entries = [(r["word"], r["group"], n) for r, n in zip(rows, counts)]
             try:
                 chosen = select_polar(entries, self.options.seed) if single else select_all(entries)
@@ -297,11 +300,13 @@ class VASTScorer(Scorer):
         layer = self._layer(model)
         best = {s: self._best_layer(model, s) for s in dict.fromkeys(r["setting"] for r in items)}
         states = self._states(model, items)  # [n, layers + 1, dim]
-        counts = model.span_token_counts([r["context"] for r in items], [(r["start"], r["end"]) for r in items], bos=self.bos_on)
+        ids = model.span_token_ids([r["context"] for r in items], [(r["start"], r["end"]) for r in items], bos=self.bos_on)
+        counts = [len(i) for i in ids]
+        unseen = {i for i, x in enumerate(ids) if model.unseen(x)}  # the model's unknown token only: never scored as a word
         effects: dict[int, list[float]] = {}
         single: dict[int, list[float]] = {}
         for setting in best:
-            idx = [i for i, r in enumerate(items) if r["setting"] == setting and r["group"] == "lexicon"]
+            idx = [i for i, r in enumerate(items) if r["setting"] == setting and r["group"] == "lexicon" and i not in unseen]
             if not idx:
                 continue
             es = sc_weat(states[idx], *self._polar_states(model, setting, self._single(False)))
@@ -316,6 +321,9 @@ class VASTScorer(Scorer):
             rec = {"id": r["id"], "word": r["word"], "group": r["group"], "setting": r["setting"],
                    "valence": r["valence"] if np.isfinite(r["valence"]) else None, "tokens": n,
                    "effect_sizes": effects.get(i), "vector": encode_vector(states[i, layer])}
+            if i in unseen:
+                out.append({**rec, "effect_sizes": None, "vector": None, "excluded": "unknown_token"})
+                continue
             if i in single:
                 rec["effect_sizes_single"] = single[i]
             if r["group"].startswith("sim:") or r["group"] in POLAR:  # every layer: word similarity per layer; polar
@@ -329,6 +337,8 @@ class VASTScorer(Scorer):
     # --- summary --------------------------------------------------------------------------------
     def summarize(self, records: list[dict]) -> dict:
         o = self.options
+        excluded = sorted({r["word"] for r in records if r.get("excluded")})
+        records = [r for r in records if not r.get("excluded")]
         by_setting: dict[str, list[dict]] = {}
         for r in records:
             by_setting.setdefault(r["setting"], []).append(r)
@@ -363,7 +373,8 @@ class VASTScorer(Scorer):
                             "best_n": int(np.argmax(curve)), "best_after": max(curve)}
             table1[setting] = row
         first = self.rows[0] if self.rows else {}
-        meta = {"lexicon": first.get("lexicon"), "language": first.get("language"), "pool": o.pool, "layer": layer, "dim": dim, "null_pcs": n, "null_pcs_rule": str(o.null_pcs), "pca_basis": o.pca_basis,
+        meta = {"excluded_unknown_token": {"words": len(excluded), "examples": excluded[:10]},
+                "lexicon": first.get("lexicon"), "language": first.get("language"), "pool": o.pool, "layer": layer, "dim": dim, "null_pcs": n, "null_pcs_rule": str(o.null_pcs), "pca_basis": o.pca_basis,
                 "polar_filter": o.polar_filter, "bos": "prepend" if self.bos_on else "none"}
         best = isolation.get("bleached", {}).get("best_layer", layer)
         return {**meta, "layers": layers, "tokenization": self._tokenization(by_setting), "isolation": isolation,

@@ -43,6 +43,10 @@ def report(summaries: list[dict]) -> str:
         title = f" — {label(s)}"
         settings = list(m["layers"])
         n_layers = max((len(v["vast"]) for v in m["layers"].values()), default=0)
+        unseen = m.get("excluded_unknown_token") or {}
+        if unseen.get("words"):
+            out += [f"Excluded: {unseen['words']} word(s) the model's tokenizer maps to its unknown token only "
+                    f"(e.g. {', '.join(unseen['examples'][:5])}); they are in no correlation, basis or test.", ""]
         out += [f"# VAST{title}", "", _settings_line(m), "", f"Signature: `{s.get('signature', '')}`", "",
                 f"## VAST per layer (Pearson r of SC-WEAT effect sizes with valence){title}", "",
                 "| layer | " + " | ".join(f"{k} (n={m['layers'][k]['n']})" for k in settings) + " |",

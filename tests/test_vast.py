@@ -301,8 +301,28 @@ def test_limit_keeps_the_whole_pca_basis(word_level_encoder, tmp_path):
     assert {r["word"] for r in records if r["group"] == "basis"} == basis
     assert 3 <= len({r["word"] for r in records if r["group"] == "lexicon"}) <= 4
     m = json.loads((run.path / "summary.json").read_text())["metrics"]
-    assert m["isolation"]["bleached"]["basis_words"] == len({r["word"] for r in records})
-    assert f"PCA basis **union** (bleached {len({r['word'] for r in records}):,} words)" in (run.path / "report.md").read_text()
+    seen = {r["word"] for r in records if not r.get("excluded")}  # this encoder's vocabulary lacks two basis words
+    assert m["excluded_unknown_token"]["words"] == len({r["word"] for r in records}) - len(seen) == 2
+    assert m["isolation"]["bleached"]["basis_words"] == len(seen)
+    assert f"PCA basis **union** (bleached {len(seen):,} words)" in (run.path / "report.md").read_text()
+
+
+def test_words_the_tokenizer_cannot_see_are_excluded_and_counted(word_level_encoder, tmp_path):
+    """A lexicon word the tokenizer maps to its unknown token only is never embedded as a word: it is left out of
+    every correlation and basis, and the summary and report count it."""
+    lexicon = tmp_path / "lexicon.csv"
+    unseen = {"xylophonics": 7.9, "quagmirish": 2.2}  # in no context the encoder's vocabulary was built from
+    lexicon.write_text("Word,V.Mean.Sum\n" + "".join(f"{w},{v}\n" for w, v in {**LEXICON, **unseen}.items()))
+    folder, _ = build("vast", [f"lexicon=warriner:{lexicon}", "settings=bleached", "max_words=14"], out=tmp_path / "d", progress=False)
+    run = score("vast", word_level_encoder, str(folder), out=tmp_path, progress=False, n_resamples=9, max_pcs=2)
+    records = run.records()
+    excluded = {r["word"] for r in records if r.get("excluded") == "unknown_token"}
+    assert set(unseen) <= excluded and all(r["effect_sizes"] is None and r["vector"] is None for r in records if r.get("excluded"))
+    m = json.loads((run.path / "summary.json").read_text())["metrics"]
+    lexicon_seen = {r["word"] for r in records if r["group"] == "lexicon" and not r.get("excluded")}
+    assert m["layers"]["bleached"]["n"] == len(lexicon_seen) and not set(unseen) & lexicon_seen
+    assert m["excluded_unknown_token"]["words"] == len(excluded)
+    assert f"Excluded: {len(excluded)} word(s) the model's tokenizer maps to its unknown token only" in (run.path / "report.md").read_text()
 
 
 @pytest.fixture(scope="module")

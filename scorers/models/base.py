@@ -538,9 +538,23 @@ class ScoringModel:
             raise ValueError(f"span {start}:{end} ({text[start:end]!r}) covers no token of {text!r}")
         return idx
 
+    def span_token_ids(self, texts: Sequence[str], char_spans: Sequence[tuple[int, int]], bos: bool = True) -> list[list[int]]:
+        """The ids of the tokens each span is split into (in its context)."""
+        out = []
+        for t, span in zip(texts, char_spans):
+            enc = self.encode(t, bos)
+            out.append([enc.ids[i] for i in self._span_tokens(t, enc, span)])
+        return out
+
     def span_token_counts(self, texts: Sequence[str], char_spans: Sequence[tuple[int, int]], bos: bool = True) -> list[int]:
         """How many tokens the model splits each span into (in its context)."""
-        return [len(self._span_tokens(t, self.encode(t, bos), span)) for t, span in zip(texts, char_spans)]
+        return [len(ids) for ids in self.span_token_ids(texts, char_spans, bos)]
+
+    def unseen(self, token_ids: Sequence[int]) -> bool:
+        """Whether a span of these tokens is only the tokenizer's unknown token: text the model cannot see (a
+        WordPiece vocabulary maps a word with a character it lacks to [UNK] as a whole)."""
+        unk = getattr(self.tokenizer, "unk_token_id", None)
+        return unk is not None and bool(token_ids) and all(i == unk for i in token_ids)
 
     def hidden_states(self, texts: Sequence[str], char_spans: Sequence[tuple[int, int]], pool: str = "last",
                       bos: bool = True) -> np.ndarray:

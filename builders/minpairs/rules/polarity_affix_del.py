@@ -1,14 +1,17 @@
+from functools import lru_cache
+
 from ..edits import Edit, Rule, replace
 from ..morph import is_word
 
 # Lemmas whose un- does not negate, so deleting it flips no polarity: the augmentative un- (Unmenge, Unsumme, Unzahl,
 # Unkosten, Untiefe), the pejorative un- of concrete nouns (Unkraut, Untier, Unwetter, Unmensch, Untat, Unwort, Unort,
 # Unding, Unwesen, Unrat), and words whose rest is another word rather than the positive (Unfall is no negated Fall,
-# Unmut no negated Mut, unvergesslich no negated vergesslich, unheimlich no negated heimlich, ungemein an intensifier).
+# Unmut no negated Mut, unvergesslich no negated vergesslich, unheimlich no negated heimlich, unbedingt "absolutely"
+# no negated bedingt, -förmig only a suffix, ungemein an intensifier).
 _NOT_NEGATING = frozenset((
     "unmenge", "unsumme", "unzahl", "unkosten", "untiefe", "unkraut", "untier", "unwetter", "unmensch", "untat", "unwort",
     "unort", "unding", "unwesen", "unrat", "ungeziefer", "unfall", "unmut", "unruhen", "ungeheuer", "ungeheur", "ungeheuerlich",
-    "unvergesslich", "unvergeßlich", "unheimlich", "ungemein", "ungeachtet", "unlängst", "unwillkürlich", "ungar",
+    "unvergesslich", "unvergeßlich", "unheimlich", "unbedingt", "unförmig", "ungemein", "ungeachtet", "unlängst", "unwillkürlich", "ungar",
     "ungarn",
 ))
 _ENDINGS = ("", "e", "en", "es", "er", "em", "n", "s", "ns", "ern")
@@ -30,14 +33,28 @@ def _not_negating(w) -> bool:
     return False
 
 
+@lru_cache(maxsize=None)
+def _in_use(word: str) -> bool:
+    """Attested in present-day German text (wordfreq's German list): the lexicon also knows archaic forms and bare
+    suffixes (weigerlich, förmig) that are no positive a reader would accept."""
+    import wordfreq
+
+    return wordfreq.zipf_frequency(word, "de") > 0
+
+
+def _known(word: str) -> bool:
+    return is_word(word) and _in_use(word)
+
+
 def _positive_exists(rest: str, lemma_rest: str, noun: bool) -> bool:
-    """The word without un- is German: as a form, through the un-word's lemma (unsittliche: sittlich), as the -heit
-    or -keit noun of an adjective that is (Unerträglichkeit: erträglich), or as a compound whose first part is a word
-    and whose last part is a word (Unsicherheitsmarge: Sicherheit + Marge)."""
-    if is_word(rest if noun else rest.lower()) or (lemma_rest and is_word(lemma_rest)):
+    """The word without un- is German in use: as a form or through the un-word's lemma (unsittliche: sittlich), as
+    the -heit or -keit noun of such an adjective (Unerträglichkeit: erträglich), or as a compound whose first part
+    is such a word and whose last part is a word (Unsicherheitsmarge: Sicherheit + Marge)."""
+    forms = [rest if noun else rest.lower()] + ([lemma_rest] if lemma_rest else [])
+    if any(is_word(f) for f in forms) and any(_in_use(f) for f in forms):
         return True
     base = rest[:-4].lower() if noun and rest.endswith(("heit", "keit")) else ""
-    if base.endswith(_ADJECTIVE_SUFFIXES) and is_word(base):
+    if base.endswith(_ADJECTIVE_SUFFIXES) and _known(base):
         return True
     for i in range(len(rest) - _TAIL_MIN, _HEAD_MIN - 1, -1):
         head, tail = rest[:i], rest[i:]
@@ -46,7 +63,7 @@ def _positive_exists(rest: str, lemma_rest: str, noun: bool) -> bool:
         for link in _LINKS:
             if head.endswith(link) and len(head) - len(link) >= _HEAD_MIN:
                 first = head[:len(head) - len(link)] if link else head
-                if is_word(first) or is_word(first.capitalize()) or is_word(first.lower()):
+                if any(_known(f) for f in (first, first.capitalize(), first.lower())):
                     return True
     return False
 
