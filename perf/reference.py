@@ -55,14 +55,15 @@ def predict_words_naive(model, lines: list[list[str]], events: list[tuple[int, i
         frontier = [((int(t),), float(v)) for t, v in zip(top.indices, top.values)]
         depth = 1
         while frontier and not hit10:
-            grow = []
+            grow, blank = [], False
             for p, plp in frontier:
                 text = decode(list(p))
                 if text == target:
                     hit10, found_lp = True, plp
                     break
-                if depth < depth_limit and target.startswith(text.rstrip("\ufffd")):
-                    grow.append((p, plp))
+                if depth < depth_limit and target.startswith(text.rstrip("\ufffd")) and not (text == "" and blank):
+                    grow.append((p, plp))  # a path that spelled nothing yet: the first per depth (wholeword)
+                    blank = blank or text == ""
             if hit10:
                 break
             frontier = []

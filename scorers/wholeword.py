@@ -193,7 +193,9 @@ def predict_words(model_steps: WordSteps, decode, vocab: WordVocabulary, events:
 
     # Algorithm 2: paths whose every subtoken is in the top 10 at its step; keep only prefixes of the target.
     # A path's log-prob is the sum of its subtokens' log-probs; the first path found (breadth first,
-    # in rank order) is the one reported.
+    # in rank order) is the one reported. A path that has spelled nothing yet (spaces, newlines: a prefix of every
+    # word) is followed once per depth and event, the first in rank order: followed each, such paths grow as
+    # 10^depth (a run on short lines, where newline and EOS rank high, never ends).
     hit10 = [False] * n
     path_lp: list[float | None] = [None] * n
     frontier = []
@@ -203,15 +205,17 @@ def predict_words(model_steps: WordSteps, decode, vocab: WordVocabulary, events:
         frontier += [(e, (int(tok),), float(lp)) for tok, lp in zip(ids, lps)]
     depth = 1
     while frontier:
-        grow = []
+        grow, blank = [], set()
         for e, path, lp in frontier:
             if hit10[e]:
                 continue
             text = _clean(decode(list(path)))
             if text == events[e][2]:
                 hit10[e], path_lp[e] = True, lp
-            elif depth < depth_limit and _could_become(text, events[e][2]):
+            elif depth < depth_limit and _could_become(text, events[e][2]) and not (text == "" and e in blank):
                 grow.append((e, path, lp))
+                if text == "":
+                    blank.add(e)  # see _BLANK_PATHS
         grow = [g for g in grow if not hit10[g[0]]]
         steps = ask([(events[e][0], events[e][1], p) for e, p, _ in grow])
         frontier = [(e, p + (int(t),), lp + float(tl)) for (e, p, lp), s in zip(grow, steps) for t, tl in zip(s.top_ids, s.top_lp)]

@@ -523,6 +523,25 @@ def test_a_model_whose_own_code_is_ignored_says_so(tiny_models, tmp_path, capsys
     assert "ships its own modelling code (auto_map), which is not run" in err and "llama class" in err
 
 
+def test_remote_code_is_copied_into_the_wordbench_cache_and_said(tiny_models, tmp_path, capsys, monkeypatch):
+    import json
+    import shutil
+
+    from wordbench.scorers.models import load_model
+
+    monkeypatch.setenv("WORDBENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("HF_MODULES_CACHE", raising=False)
+    folder = shutil.copytree(tiny_models["llama"], tmp_path / "custom-code")
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "auto_map": {"AutoModelForCausalLM": "modeling_mine.MyLM"}}))
+    (folder / "modeling_mine.py").write_text("from transformers import LlamaForCausalLM\n\n\nclass MyLM(LlamaForCausalLM):\n    ran = True\n")
+    model = load_model(str(folder), device="cpu", trust_remote_code=True)
+    assert type(model.model).__name__ == "MyLM" and type(model.model).ran
+    copies = list((tmp_path / "cache" / "hf-modules").rglob("modeling_mine.py"))
+    assert copies, "the model's code was copied outside WORDBENCH_CACHE"
+    assert f"runs the model's own Python code, copied to {tmp_path / 'cache' / 'hf-modules'}" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("item, message", [
     ({"source": "He is not here.", "reference": "Er ist nicht hier.", "errors": 3}, "errors is int, not a list"),
     ({"source": "He is not here.", "reference": "Er ist nicht hier.", "errors": ["Er ist hier."]}, "error 0 lacks type or contrastive"),

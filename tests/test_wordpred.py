@@ -272,3 +272,32 @@ def test_finetune_refuses_a_non_causal_model_before_its_weights_load(tiny_models
     with pytest.raises(ModelError, match="finetune option needs a causal model; bert is masked"):
         scorer.check_family("masked", "bert")
     WordPredScorer().check_family("masked", "bert")  # without finetune a masked model is scored
+
+
+def test_paths_that_spell_nothing_are_followed_once_per_depth():
+    """Newline and space tokens are a prefix of every word: followed each, the top-10 search grows as 10^depth and a
+    run on short lines never ends. Each depth follows one such path per event, so the search stays small."""
+    import numpy as np
+
+    from wordbench.scorers.wholeword import SEED_SEARCH_DEPTH, Step, WordVocabulary, predict_words
+
+    texts = ["\n", " ", "\t", "\n\n", "  ", "x", "y", "z", "w", "v"]  # ids 0-4 spell nothing
+    ids, lps = np.arange(10), -np.arange(1, 11, dtype=float)
+
+    class Steps:
+        asked = 0
+
+        def actual(self, line, word):
+            return [5]
+
+        def steps(self, requests):
+            Steps.asked += len(requests)
+            return [Step(ids, lps, ids, lps, -5.0, -1.0) for _ in requests]
+
+    vocab = WordVocabulary(np.ones(10, bool), tuple(texts), np.ones(10, bool), np.zeros(10, bool))
+    decode = lambda path: "".join(texts[i] for i in path)  # noqa: E731
+    events = [(0, 1, "cat"), (1, 1, "dog")]
+    preds = predict_words(Steps(), decode, vocab, events, faithful=True)
+    assert not any(p.hit10 for p in preds)
+    # teacher forcing and greedy ask a few; the search one blank path per depth and event (5^5 x 2 without the rule)
+    assert Steps.asked <= len(events) * (2 + SEED_SEARCH_DEPTH + 7)

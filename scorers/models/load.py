@@ -112,6 +112,25 @@ def model_family(name_or_path: str, family: str | None = None, revision: str | N
     return detect_family(_config(source, name_or_path, _common(path, gguf, revision, trust_remote_code)))  # a .gguf too
 
 
+def _remote_code_home(name_or_path: str) -> None:
+    """Where transformers copies a --trust-remote-code model's Python files before it runs them: the wordbench cache
+    (``hf-modules``) rather than the user's HuggingFace home, unless ``HF_MODULES_CACHE`` names a folder; said once."""
+    import os
+
+    import transformers.dynamic_module_utils as modules
+
+    from wordbench.cache import cache_dir
+
+    if not os.environ.get("HF_MODULES_CACHE"):
+        modules.HF_MODULES_CACHE = str(cache_dir("hf-modules"))
+    if name_or_path not in _REMOTE_CODE_SAID:
+        _REMOTE_CODE_SAID.add(name_or_path)
+        warn(f"{name_or_path}: --trust-remote-code runs the model's own Python code, copied to {modules.HF_MODULES_CACHE}")
+
+
+_REMOTE_CODE_SAID: set[str] = set()
+
+
 def _common(path: Path, gguf: bool, revision: str | None, trust_remote_code: bool) -> dict:
     """The from_pretrained arguments shared by the config, the tokenizer and the weights."""
     return {"revision": revision, "trust_remote_code": trust_remote_code, **({"gguf_file": path.name} if gguf else {})}
@@ -220,6 +239,8 @@ def plan_model(
         raise ModelError(f"unknown model family '{family}': use one of {', '.join(FAMILIES)}")
 
     common = _common(path, gguf, revision, trust_remote_code)
+    if trust_remote_code:
+        _remote_code_home(name_or_path)
     if local and path.is_dir() and not allow_pickle:
         files = {p.suffix for p in path.iterdir()}
         if ".safetensors" not in files and files & set(PICKLE_SUFFIXES):
