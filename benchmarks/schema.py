@@ -71,14 +71,17 @@ def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, 
         if config == "default" and sum(ds.num_rows for ds in checked.values()) == 0:
             raise DataFormatError(f"{where}: the {config} config of {name} data has no rows")
         if "id" in declared:  # records are keyed by id: two rows with one id would share one record
-            seen: dict[str, str] = {}
+            seen: dict[str, tuple[str, int]] = {}
             for split, ds in checked.items():
-                if ds.data.column("id").null_count:
+                ids = ds.data.column("id")
+                if ids.null_count:
                     raise DataFormatError(f"{where}: {config}/{split} has rows without an id")
-                for n, ident in enumerate(ds["id"]):
+                for n, ident in enumerate(ids.to_pylist()):  # the Arrow column at once: a Dataset column reads row by row
                     if ident in seen:
-                        raise DataFormatError(f"{where}: the id {ident!r} appears twice in the {config} config ({seen[ident]} and {split} row {n + 1})")
-                    seen[ident] = f"{split} row {n + 1}"
+                        first = seen[ident]
+                        raise DataFormatError(f"{where}: the id {ident!r} appears twice in the {config} config "
+                                              f"({first[0]} row {first[1]} and {split} row {n + 1})")
+                    seen[ident] = (split, n + 1)
         for split, ds in checked.items():
             _check_visible(ds, [c for c, f in declared.items() if _holds_text(f)], f"{where}: {config}/{split}")
             problem = row_problem(config, ds.data.table) if row_problem else None
