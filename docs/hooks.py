@@ -1,0 +1,110 @@
+"""MkDocs hook: the tables a page would otherwise copy are generated from the code's declarations at build time.
+
+A page holds a placeholder comment on a line of its own; the build replaces it:
+
+- ``<!-- wordbench:options NAME -->``: benchmark NAME's builder config keys (``--set``) and scoring options
+  (``--option``), each with its type and range, default and help, from the declared specs (``wordbench options NAME``);
+- ``<!-- wordbench:model-options -->``: the seq2seq model options (``--model-option``);
+- ``<!-- wordbench:limitations NAME -->``: the "Known limitations" its dataset card carries (the registry);
+- ``<!-- wordbench:benchmarks -->``: every benchmark with its builder version and summary (``wordbench list``).
+
+An unknown placeholder fails the build.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+API_SRC = ROOT / "build" / "api-src"  # mkdocs.yml: mkdocstrings reads the package from here
+SUBPACKAGES = {"benchmarks": "benchmarks", "builders": "builders", "scorers": "scorers"}  # pyproject's package-dir
+
+
+def lay_out_package() -> None:
+    """The package as installed, made of symlinks: wordbench/ with benchmarks/, builders/ and scorers/ inside it."""
+    package = API_SRC / "wordbench"
+    package.mkdir(parents=True, exist_ok=True)
+    wanted = {p.name: p for p in (ROOT / "wordbench").iterdir() if p.suffix == ".py"}
+    wanted.update({name: ROOT / folder for name, folder in SUBPACKAGES.items()})
+    for entry in package.iterdir():
+        if entry.name not in wanted or not entry.is_symlink() or entry.resolve() != wanted[entry.name].resolve():
+            entry.unlink()
+    for name, target in wanted.items():
+        if not (package / name).is_symlink():
+            (package / name).symlink_to(target)
+
+
+lay_out_package()  # at import: before mkdocstrings reads anything
+
+PLACEHOLDER = re.compile(r"^<!-- wordbench:([\w-]+)(?: ([\w-]+))? -->$", re.M)
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _default(value: str) -> str:
+    if "|" in value or "`" in value:
+        return _cell(value)
+    return f"`{value}`"
+
+
+def spec_table(cls) -> str:
+    from wordbench import spec
+
+    rows = spec.describe(cls)
+    if not rows:
+        return "None.\n"
+    lines = ["| key | type | default | what it does |", "|---|---|---|---|"]
+    lines += [f"| `{d.name}` | {_cell(d.type)} | {_default(d.default)} | {_cell(d.help)} |" for d in rows]
+    return "\n".join(lines) + "\n"
+
+
+def options(name: str) -> str:
+    from wordbench.benchmarks.registry import get
+
+    bench = get(name)
+    return (f"Generated from the declarations in the code (`wordbench options {name}` prints the same), "
+            f"builder version {bench.version}.\n\n"
+            f"**Builder config** (`wordbench build|publish|score {name} --set KEY=VALUE`):\n\n"
+            + spec_table(bench.builder_class.Config)
+            + f"\n**Scoring options** (`wordbench score {name} --option KEY=VALUE`):\n\n"
+            + spec_table(bench.scorer_class.Options))
+
+
+def model_options(_: str | None) -> str:
+    from wordbench.scorers.models.seq2seq import Seq2SeqOptions
+
+    return spec_table(Seq2SeqOptions)
+
+
+def limitations(name: str) -> str:
+    from wordbench.benchmarks.registry import get
+
+    return get(name).limitations.strip() + "\n"
+
+
+def benchmarks(_: str | None) -> str:
+    from wordbench.benchmarks.registry import REGISTRY
+
+    lines = ["| benchmark | builder version | what it measures |", "|---|---|---|"]
+    lines += [f"| [`{b.name}`](benchmarks/{b.name}.md) | {b.version} | {_cell(b.summary)} |" for b in REGISTRY.values()]
+    return "\n".join(lines) + "\n"
+
+
+RENDER = {"options": options, "model-options": model_options, "limitations": limitations, "benchmarks": benchmarks}
+
+
+def render(markdown: str, where: str = "") -> str:
+    def one(m: re.Match) -> str:
+        kind, arg = m.group(1), m.group(2)
+        if kind not in RENDER:
+            raise ValueError(f"{where}: unknown placeholder wordbench:{kind}")
+        return RENDER[kind](arg)
+
+    return PLACEHOLDER.sub(one, markdown)
+
+
+def on_page_markdown(markdown, page, config, files, **kwargs):
+    return render(markdown, page.file.src_path)
