@@ -67,7 +67,8 @@ Since 2.5.0 (automatic readers read the whole 2.4.0 build and accepted 63 of 95)
 did (``review``, ``paraphrase_review``): the rules above cannot know that a pope is a clergyman or a yacht a boat, so readers'
 verdicts replace the part of a triple that failed (the carrier, x_h, or x_a under that x_h for every x) and each row says
 whether a reader accepted it (``reviewed``). No carrier uses x as its verb (``verb_use``: "the prosecutor will consent",
-"Agamemnon consents"). 2.5.1: the builtin review reads every triple of the offline default build (the review file's rounds 7-9). The readers are a large language model prompted with the paper's criteria.
+"Agamemnon consents"). 2.5.1: the builtin review reads every triple of the offline default build (the review file's
+rounds 7-9). The readers are a large language model prompted with the paper's criteria.
 """
 
 from __future__ import annotations
