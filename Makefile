@@ -49,15 +49,14 @@ doc-figures: install
 readme-figures: doc-figures
 
 # The documentation site (docs/, mkdocs.yml) into build/site/, offline: one figure per benchmark from small seeded
-# runs of the packaged models (docs/figures.py, into the ignored docs/figures/), then a strict build, whose hook
-# (docs/hooks.py) generates the config tables from the code's declarations. `make test` runs docs-build: the strict
-# build with the figures there are (a missing one is drawn first).
+# runs of the packaged models (docs/figures.py, into the ignored docs/figures/; the runs resume from build/docs-runs/),
+# then a strict build, whose hook (docs/hooks.py) generates the config tables from the code's declarations.
+# `make test` runs docs-build alone: the strict build, with a note in place of a figure not drawn yet.
 docs: install
 	HF_HUB_OFFLINE=1 $(PY) docs/figures.py
 	$(MAKE) docs-build
 
 docs-build: install
-	HF_HUB_OFFLINE=1 $(PY) docs/figures.py --missing
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
 
 demo: install

@@ -2,7 +2,7 @@
 
     python docs/figures.py            # writes docs/figures/<benchmark>.png (ignored by git); `make docs` runs it
     python docs/figures.py vast       # one benchmark's
-    python docs/figures.py --missing  # only those docs/figures/ lacks (`make test` runs this before the build)
+    python docs/figures.py --missing  # only those docs/figures/ lacks
 
 Each benchmark's default offline build (the wordbench cache keeps it: a second run reads it) is scored on a small
 seeded sample by one of the offline models the demo uses: the packaged SmolLM2-135M-Instruct GGUF (causal) and the
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", default=list(FIGURES), help="benchmarks to draw (default: all six)")
     ap.add_argument("--fresh", action="store_true", help="score again from nothing (remove build/docs-runs first)")
-    ap.add_argument("--missing", action="store_true", help="draw only the figures docs/figures/ lacks (`make test`)")
+    ap.add_argument("--missing", action="store_true", help="draw only the figures docs/figures/ lacks")
     args = ap.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("MPLBACKEND", "Agg")

@@ -8,7 +8,8 @@ A page holds a placeholder comment on a line of its own; the build replaces it:
 - ``<!-- wordbench:limitations NAME -->``: the "Known limitations" its dataset card carries (the registry);
 - ``<!-- wordbench:benchmarks -->``: every benchmark with its builder version and summary (``wordbench list``).
 
-An unknown placeholder fails the build.
+An unknown placeholder fails the build. A figure that `docs/figures.py` has not drawn yet (``make test`` builds the
+site without drawing them; ``make docs`` draws them first) is replaced by a note saying how to draw it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def lay_out_package() -> None:
 lay_out_package()  # at import: before mkdocstrings reads anything
 
 PLACEHOLDER = re.compile(r"^<!-- wordbench:([\w-]+)(?: ([\w-]+))? -->$", re.M)
+FIGURE = re.compile(r"^!\[[^\]]*\]\(\.\./figures/([\w-]+)\.png\)$", re.M)
 
 
 def _cell(text: str) -> str:
@@ -106,5 +108,15 @@ def render(markdown: str, where: str = "") -> str:
     return PLACEHOLDER.sub(one, markdown)
 
 
+def missing_figures(markdown: str) -> str:
+    def one(m: re.Match) -> str:
+        if (ROOT / "docs" / "figures" / f"{m.group(1)}.png").is_file():
+            return m.group(0)
+        return (f'!!! note "Figure not drawn in this build"\n    `make docs` (or `python docs/figures.py {m.group(1)}`) draws it '
+                f"before building the site.")
+
+    return FIGURE.sub(one, markdown)
+
+
 def on_page_markdown(markdown, page, config, files, **kwargs):
-    return render(markdown, page.file.src_path)
+    return missing_figures(render(markdown, page.file.src_path))
