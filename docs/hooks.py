@@ -15,6 +15,7 @@ site without drawing them; ``make docs`` draws them first) is replaced by a note
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,6 +38,13 @@ def lay_out_package() -> None:
 
 
 lay_out_package()  # at import: before mkdocstrings reads anything
+
+
+def use_this_checkout() -> None:
+    """The tables come from the files the API pages are read from: this checkout's, whatever else is installed
+    (mkdocs restores sys.path after loading this module, so this runs before the first import)."""
+    if str(API_SRC) not in sys.path:
+        sys.path.insert(0, str(API_SRC))
 
 PLACEHOLDER = re.compile(r"^<!-- wordbench:([\w-]+)(?: ([\w-]+))? -->$", re.M)
 FIGURE = re.compile(r"^!\[[^\]]*\]\(\.\./figures/([\w-]+)\.png\)$", re.M)
@@ -99,6 +107,8 @@ RENDER = {"options": options, "model-options": model_options, "limitations": lim
 
 
 def render(markdown: str, where: str = "") -> str:
+    use_this_checkout()
+
     def one(m: re.Match) -> str:
         kind, arg = m.group(1), m.group(2)
         if kind not in RENDER:
