@@ -24,16 +24,30 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "figures"
 RUNS = ROOT / "build" / "docs-runs"
 
-# benchmark: (model, build overrides, score limit, scoring options, the run's plot copied to the page)
+# benchmark: (model, build overrides, score limit, scoring options, the run's plot copied to the page, what is scored)
 FIGURES = {
-    "wnlampro": ("smollm2", [], 100, {}, "mrr_by_bin.png"),  # 10 per relation x bin: the fewest a bin is drawn with
-    "wordpred": ("smollm2", [], 5, {}, "token_coverage_by_bin.png"),
-    "paraphrase": ("minilm", [], None, {}, "hit_rate.png"),
-    "tendencies": ("smollm2", [], 24, {"strategies": "ancestral", "max_new_tokens": 32, "perplexity": False,
-                                        "baseline_draws": 2, "n_resamples": 99}, "type_token.png"),
-    "vast": ("minilm", ["settings=bleached", "union_lexica=none", "max_words=300"], None, {}, "layers.png"),
-    "minpairs": ("smollm2", [], 48, {"discrepancy": False}, "accuracy.png"),
+    "wnlampro": ("smollm2", [], 100, {}, "mrr_by_bin.png", "test entries"),  # 10 per relation x bin: a bin is drawn from 10
+    "wordpred": ("smollm2", [], 4, {}, "token_coverage_by_bin.png", "test lines"),
+    "paraphrase": ("minilm", [], None, {}, "hit_rate.png", "triples"),
+    "tendencies": ("smollm2", [], 16, {"strategies": "ancestral", "max_new_tokens": 24, "perplexity": False,
+                                        "baseline_draws": 2, "n_resamples": 99}, "type_token.png", "reference lines"),
+    "vast": ("minilm", ["settings=bleached", "union_lexica=none", "max_words=300"], None, {}, "layers.png", "words"),
+    "minpairs": ("smollm2", [], 32, {"discrepancy": False}, "accuracy.png", "pairs"),
 }
+MODELS = {"smollm2": "SmolLM2-135M-Instruct (GGUF)", "minilm": "all-MiniLM-L6-v2"}
+
+
+def how(name: str) -> str:
+    """How a figure is made, in words, with the equivalent command (the documentation page shows it)."""
+    kind, overrides, limit, options, _, unit = FIGURES[name]
+    sample = f"all the {unit}" if limit is None else f"a seeded, stratified sample of {limit} {unit}"
+    build = "the default offline build" if not overrides else "the offline build " + " ".join(f"`--set {o}`" for o in overrides)
+    flags = "".join(f" --option {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options.items())
+    limit_flag = f" --limit {limit}" if limit else ""
+    command = f"wordbench score {name} --model {kind.upper()}{limit_flag}{flags}"
+    if overrides:
+        command = f"wordbench build {name} {' '.join(f'--set {o}' for o in overrides)} --out data && {command} --data data"
+    return f"the packaged {MODELS[kind]} on {sample} of {build}, as `{command}` would score it"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     models = {}
     names = [n for n in args.names if not (args.missing and (OUT / f"{n}.png").is_file())]
     for name in names:
-        kind, overrides, limit, options, plot = FIGURES[name]
+        kind, overrides, limit, options, plot, _ = FIGURES[name]
         start = time.perf_counter()
         folder, _ = build(name, overrides, progress=False)
         if kind not in models:

@@ -6,7 +6,8 @@ A page holds a placeholder comment on a line of its own; the build replaces it:
   (``--option``), each with its type and range, default and help, from the declared specs (``wordbench options NAME``);
 - ``<!-- wordbench:model-options -->``: the seq2seq model options (``--model-option``);
 - ``<!-- wordbench:limitations NAME -->``: the "Known limitations" its dataset card carries (the registry);
-- ``<!-- wordbench:benchmarks -->``: every benchmark with its builder version and summary (``wordbench list``).
+- ``<!-- wordbench:benchmarks -->``: every benchmark with its builder version and summary (``wordbench list``);
+- ``<!-- wordbench:figure NAME -->``: the page's figure and how ``docs/figures.py`` draws it (model, sample, options).
 
 An unknown placeholder fails the build. A figure that `docs/figures.py` has not drawn yet (``make test`` builds the
 site without drawing them; ``make docs`` draws them first) is replaced by a note saying how to draw it.
@@ -103,7 +104,21 @@ def benchmarks(_: str | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-RENDER = {"options": options, "model-options": model_options, "limitations": limitations, "benchmarks": benchmarks}
+def figure(name: str) -> str:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_figures", ROOT / "docs" / "figures.py")
+    figures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(figures)
+    return (f"![{name}: {figures.FIGURES[name][4]}](../figures/{name}.png)\n\n"
+            f"Drawn from {figures.how(name)} (SMOLLM2 and MINILM stand for the packaged models' paths: "
+            f"`wordbench.benchmarks.cli.packaged_smollm2()`, `packaged_minilm()`). `python docs/figures.py {name}` "
+            f"remakes it (`make docs` remakes all six); every `wordbench score {name}` run writes the same plot, with the "
+            f"others, into its run folder's `plots/`. The sample is small: the figure shows what the scorer draws, not "
+            f"the paper's numbers.\n")
+
+
+RENDER = {"options": options, "model-options": model_options, "limitations": limitations, "benchmarks": benchmarks, "figure": figure}
 
 
 def render(markdown: str, where: str = "") -> str:

@@ -30,10 +30,11 @@ def test_benchmark_page_is_generated_from_the_declarations(name):
     from wordbench.benchmarks.registry import get
 
     page = (ROOT / "docs" / "benchmarks" / f"{name}.md").read_text()
-    assert f"<!-- wordbench:options {name} -->" in page and f"<!-- wordbench:limitations {name} -->" in page
-    assert f"](../figures/{name}.png)" in page and f"python docs/figures.py {name}" in page
+    for kind in ("options", "limitations", "figure"):
+        assert f"<!-- wordbench:{kind} {name} -->" in page, kind
     assert name in _figures().FIGURES
     rendered = _hooks().render(page, name)
+    assert f"](../figures/{name}.png)" in rendered and f"python docs/figures.py {name}" in rendered
     bench = get(name)
     for cls in (bench.builder_class.Config, bench.scorer_class.Options):
         for field in spec.describe(cls):
