@@ -97,4 +97,4 @@ gpu-check:
 	sh perf/gpu_check.sh
 
 clean:
-	rm -rf $(VENV) $(PEERS) build *.egg-info runs
+	rm -rf $(VENV) $(PEERS) build *.egg-info runs docs/figures
