@@ -58,7 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("MPLBACKEND", "Agg")
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "docs"))
+    import hooks  # noqa: E402  (the same layout the site's tables and API pages read: this checkout's code)
+
+    hooks.use_this_checkout()
 
     from wordbench.benchmarks.cli import packaged_minilm, packaged_smollm2
     from wordbench.benchmarks.hub import build
