@@ -13,7 +13,7 @@ by x_h and x_a in the same number (inflect plurals), keeping capitalization; a/a
 inflect. The default corpus, offline-en, is gensim's Wikipedia sample, WordNet's glosses and examples, gensim's Lee
 news sample and the Ding dictionary's example sentences (the paper's annotator took carriers from dictionaries).
 
-Since 2.1.0 (issue 26) three rules keep a triple a paraphrase test a linguist accepts:
+Since 2.1.0 three rules keep a triple a paraphrase test a linguist accepts:
 - x_h is never an abstract top noun (``too_general``): one below abstraction.n.06 on every path whose hyponym tree
   spans more than ``abstract_span`` synsets (group, relation, measure, act, attribute, quality, activity); x's next
   hypernym is tried, and x without one is left out ("halogen", whose only hypernym is group).
@@ -26,7 +26,7 @@ Since 2.1.0 (issue 26) three rules keep a triple a paraphrase test a linguist ac
   noun of its own ("species" of specie, "assets" of asset) is never read as x; and a noun-or-verb after a singular x
   is the noun, as a bare verb cannot agree ("the conjugate base": x is a modifier there).
 
-Since 2.2.0 (issue 26, a reader accepted 10 of 20) x_h must stand in for x, and x_a be a plain, different thing:
+Since 2.2.0 (an automatic reader accepted 10 of 20 of 2.1.0) x_h must stand in for x, and x_a be a plain, different thing:
 - x_h is x's genus (``names_kind``): the head of the first noun phrase of x's definition (``gloss_heads``) is a lemma of
   x_h's synset or of its parent ("a harp used by ancient Greeks": lyre -> harp; not notochord -> spine, "a flexible
   rodlike structure"; not hairdo -> hair, "the arrangement of the hair"); that very word is x_h when it can be, and
@@ -42,7 +42,7 @@ Since 2.2.0 (issue 26, a reader accepted 10 of 20) x_h must stand in for x, and 
 - a carrier holds no other word of x's synset ("glamor ( glamour )"), and one using x's plural needs x_h and x_a whose
   plurals are in use (``plural_share``: no "transportations", "swines").
 
-Since 2.3.0 (issue 26, a reader accepted 11 of 20) x_a must clearly change the meaning and x_h read as a paraphrase in the carrier:
+Since 2.3.0 (an automatic reader accepted 11 of 20 of 2.2.0) x_a must clearly change the meaning and x_h read as a paraphrase in the carrier:
 - x_a is a different thing (``distinct_sibling``, ``near_sibling``): no noun sense of it is, or is above or below, one of x_h's
   or x's ("haze" and "fog" are both daze.n.02; limit.n.03 is above range.n.02), no word names a kind of both (``kind_words``:
   a "bazaar" is a shop and a mart, a "sleeping pill" a medication and a hypnotic), it is no part or whole of x_h or x (beach of
@@ -56,18 +56,19 @@ Since 2.3.0 (issue 26, a reader accepted 11 of 20) x_a must clearly change the m
 - triples with a corpus carrier are drawn first; while a set is short, WordNet's example sentences serve the rest
   (``wordnet_examples``, carrier_source "wordnet"; offline-en's copies are lower-case fragments no carrier rule accepts).
 
-Since 2.4.0 (issue 26, a reader accepted 20 of 40) x_a reads in its sense and the carrier uses x as a free noun in a sentence:
+Since 2.4.0 (an automatic reader accepted 20 of 40 of 2.3.0) x_a reads in its sense and the carrier uses x as a free noun in a sentence:
 - x_a's word has at most ``sibling_senses`` WordNet noun senses (no "caller", "cup", "inversion", "word").
 - no carrier uses x inside a WordNet compound with the word before or after it (``compounds``, ``in_compound``: "bank robbers",
   "sand dunes": a sibling may still fill the head, "sand hills").
 - no WordNet example opening with a/an has a relative pronoun before its first verb (``fragments``, ``relative_first``: "A
   purblind oligarchy that flatly refused ...": a noun phrase).
 
-Since 2.5.0 (issue 26, a reader read the whole 2.4.0 build and accepted 63 of 95) a review file does what the paper's annotator
+Since 2.5.0 (automatic readers read the whole 2.4.0 build and accepted 63 of 95) a review file does what the paper's annotator
 did (``review``, ``paraphrase_review``): the rules above cannot know that a pope is a clergyman or a yacht a boat, so readers'
 verdicts replace the part of a triple that failed (the carrier, x_h, or x_a under that x_h for every x) and each row says
 whether a reader accepted it (``reviewed``). No carrier uses x as its verb (``verb_use``: "the prosecutor will consent",
-"Agamemnon consents"). 2.5.1: the builtin review reads every triple of the offline default build (rounds 7-9).
+"Agamemnon consents"). 2.5.1: the builtin review reads every triple of the offline default build (the review file's
+rounds 7-9). The readers are a large language model prompted with the paper's criteria.
 """
 
 from __future__ import annotations

@@ -273,7 +273,7 @@ def cohyponym_targets(ctx: _Context, word: str) -> list[str]:
     budget = c.cohyponym_hyponym_distance
     depth = {h: budget - d if c.cohyponym_path == "keyword" else budget for h, d in hypernyms.items()}
     below = set().union(*(ctx.hyponym_words(h, k) for h, k in depth.items())) if hypernyms else set()
-    valid = ctx.other_words(word, below - {word})  # the paper's C' = (C minus {w}) ∩ T, under --faithful too (issue 26)
+    valid = ctx.other_words(word, below - {word})  # the paper's C' = (C minus {w}) ∩ T, under --faithful too
     return ctx.most_frequent(valid, c.cohyponym_max_targets) if len(valid) >= c.cohyponym_min_targets else []
 
 

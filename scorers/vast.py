@@ -46,8 +46,8 @@ class Options(Spec):
     polar_filter: Literal["tokenization", "all", "none"] = opt(
         "tokenization", "single-token, equalized polar words in: the tokenization experiment (paper), all settings, or none")
     bos: Literal["none", "prepend", "auto"] = opt(
-        "none", "causal models: none (the authors' GPT-2 runs), prepend (a BOS before every context), or auto (wordbench "
-        "before issue 26: prepend, none under --faithful)")
+        "none", "causal models: none (the authors' GPT-2 runs), prepend (a BOS before every context), or auto (wordbench's "
+        "former default: prepend, none under --faithful)")
     tokenization_setting: Literal["bleached", "aligned", "misaligned", "random"] = opt(
         "random", "the setting of the tokenization experiment (bleached when the data lacks it)")
     n_resamples: int = opt(9999, "permutations of the WEAT test", ge=1)

@@ -240,7 +240,7 @@ def test_run_folder_lock_names_the_pid(tmp_path):
         pass
 
 
-# --- models that cannot be scored: refused before their weights are read (issue 25) -----------------------
+# --- models that cannot be scored: refused before their weights are read -----------------------
 def _copy_model(src, dst):
     import shutil
 

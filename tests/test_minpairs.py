@@ -377,7 +377,7 @@ def test_stanza_analyses_are_mapped(monkeypatch):
     assert [e.apply(text) for e in RULES["subj_verb_agreement"]().candidates(analysis)] == ["Er gehen nicht zum Bahnhof. Sie bleibt."]
 
 
-# --- the German analysis and the rules on real words (each of these failed before the fixes of issue 16) ---
+# --- the German analysis and the rules on real words (each of these failed before the rules were fixed) ------------
 def test_splitter_ends_sentences_after_short_words():
     def parts(text):
         return [text[s:e] for s, e in split_segments(text)]
@@ -428,7 +428,7 @@ def test_offline_rules_on_real_sentences_after_fixes():
 
 
 def test_rules_against_the_defects_found_in_the_authors_sets():
-    """Each case failed before the rules were held against the authors' DistilLingEval sets (issue 29)."""
+    """Each case failed before the rules were held against the authors' DistilLingEval sets."""
     # kein -> ein has no plural: "eine Kinder" is no German
     assert _offline("polarity_particle_kein_del", "Er hat keine Kinder.") == []
     assert _offline("polarity_particle_kein_del", "Das ist kein Problem.") == ["Das ist ein Problem."]

@@ -293,7 +293,7 @@ def test_text_longer_than_the_positions_is_refused(models, packed):
         del model.__dict__["packs"]
 
 
-# --- the fused head (issue 28): head and log-sum-exp a block of vocabulary at a time ---------------------------
+# --- the fused head: head and log-sum-exp a block of vocabulary at a time ---------------------------
 SOURCES = [("the dog is a pet .", "der Hund ist ein Haustier ."), ("the dog is a pet .", "der Hund ist eine Katze ."), ("a cat", "eine Katze")]
 
 

@@ -58,7 +58,7 @@ def test_triples_follow_wordnet_and_frequency_rules(built):
         assert r["word"] not in r["sentence_hypernym"].lower().split()
         assert not mentions(wn, r["sentence"], r["hypernym"]) and not mentions(wn, r["sentence"], r["sibling"])
         assert not too_general(wn, h, 1000)
-        assert names_kind(wn, x, h, 1000, 300) and h.lexname() == a.lexname()  # issue 26, 2.2.0
+        assert names_kind(wn, x, h, 1000, 300) and h.lexname() == a.lexname()  # 2.2.0
         for word, synset in ((r["word"], x), (r["hypernym"], h), (r["sibling"], a)):
             assert plain(wn, word, synset), word
         for word, synset in ((r["hypernym"], h), (r["sibling"], a)):
@@ -92,7 +92,7 @@ def triples(wn):
 
 
 def test_abstract_top_nouns_are_never_the_hypernym(wn, triples):
-    """Issue 26: (halogen, group, relation) paraphrases nothing; group.n.01 is halogen's only hypernym, so no triple."""
+    """(halogen, group, relation) paraphrases nothing; group.n.01 is halogen's only hypernym, so no triple."""
     for name in ("group.n.01", "relation.n.01", "measure.n.02", "act.n.02", "attribute.n.02", "abstraction.n.06", "quality.n.01", "activity.n.01"):
         assert too_general(wn, wn.synset(name), 1000), name
     for name in ("statement.n.01", "feeling.n.01", "conflict.n.01", "shrub.n.01", "person.n.01", "artifact.n.01"):
@@ -131,7 +131,7 @@ FIGHTING = "Many Native Americans were involved in the fighting between Britain 
 
 
 def test_carrier_uses_wordnet_sense_of_the_word(wn):
-    """Issue 26: a carrier whose context points to another part of speech's sense is no carrier."""
+    """A carrier whose context points to another part of speech's sense is no carrier."""
     assert _other_sense(wn, "secular", "layman.n.01", SECULAR).startswith("secular.a.")  # the adjective (Lesk: "religious")
     assert _other_sense(wn, "signing", "sign_language.n.01", SIGNING).startswith("sign.v.")  # the verb's act, not sign language
     assert _other_sense(wn, "signing", "sign_language.n.01", SIGNING, window=0) is None  # 0: no check
@@ -154,7 +154,7 @@ def test_carriers_skip_other_senses_modifiers_and_nouns_of_their_own(wn, tmp_pat
 
 
 def test_hypernym_is_the_genus_of_the_definition(wn, triples):
-    """Issue 26 (2.2.0): x_h is the kind x's definition names; a WordNet hypernym it does not name may not paraphrase x."""
+    """2.2.0: x_h is the kind x's definition names; a WordNet hypernym it does not name may not paraphrase x."""
     s = wn.synset
     assert gloss_heads(wn, s("lyre.n.01")) == {"harp"}  # "a harp used by ancient Greeks for accompaniment"
     assert gloss_heads(wn, s("hairdo.n.01")) == {"arrangement"}  # "the arrangement of the hair": hair is no head
@@ -239,7 +239,7 @@ def _near(wn, x_a, s_a, x_h, s_h, x, s_x):
 
 
 def test_sibling_is_a_clearly_different_thing(wn, triples):
-    """Issue 26 (2.3.0; a reader accepted 11 of 20 triples of 2.2.0): x_a must change the meaning, so no near-synonym of x_h or x,
+    """2.3.0 (an automatic reader accepted 11 of 20 triples of 2.2.0): x_a must change the meaning, so no near-synonym of x_h or x,
     no kind above or below them in any sense, no part or whole of them, no second name of the parent."""
     assert _near(wn, "beach", "beach.n.01", "shore", "shore.n.01", "seacoast", "seashore.n.01")  # part of the shore
     assert _near(wn, "forest", "forest.n.01", "thicket", "brush.n.01", "undergrowth", "underbrush.n.01")  # undergrowth is part of it
@@ -448,7 +448,7 @@ DUSTBIN = "A purblind oligarchy that flatly refused to see that history was cond
 
 
 def test_reader_rejects_of_2_3_0_are_refused(wn, triples, tmp_path):
-    """2.4.0 (issue 26; a reader accepted 20 of 40 triples of 2.3.0): no very polysemous x_a (houseguest / guest / caller,
+    """2.4.0 (an automatic reader accepted 20 of 40 triples of 2.3.0): no very polysemous x_a (houseguest / guest / caller,
     surname / name / word, dustbin / bin / cup, snowstorm / storm / inversion), no x inside a WordNet compound ("bank robbers"
     -> "bank gangsters", "sand dunes" -> "sand hills"), no WordNet example that is a noun phrase ("A purblind oligarchy that
     ..."); the accepted triples stay (minutia / detail / truth, downpour / rain / snow, vertebra / bone / skin)."""

@@ -1,16 +1,30 @@
-"""The README's Python examples run as written, with the tiny fixture models in place of the Hub models."""
+"""The Python examples of the README and of the documentation pages run as written, with the tiny fixture models in
+place of the Hub models (an example that two pages show runs once)."""
 
 import re
 from pathlib import Path
 
 import pytest
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
-def test_the_readme_has_python_examples():
-    assert len(BLOCKS) >= 2
+def _blocks() -> dict[str, str]:
+    """Each distinct python block, with the first page that shows it."""
+    found: dict[str, str] = {}
+    for page in PAGES:
+        for code in re.findall(r"```python\n(.*?)```", page.read_text(), flags=re.S):
+            found.setdefault(code, str(page.relative_to(ROOT)))
+    return found
+
+
+BLOCKS = list(_blocks().items())
+
+
+def test_the_readme_and_docs_have_python_examples():
+    assert re.search(r"```python\n", (ROOT / "README.md").read_text())
+    assert {where for _, where in BLOCKS} >= {"README.md", "docs/benchmarks/minpairs.md"}
 
 
 @pytest.fixture(scope="module")
@@ -36,12 +50,12 @@ def long_marian(tmp_path_factory):
 
 @pytest.mark.parametrize("n", range(len(BLOCKS)))
 def test_readme_python_example_runs(n, tiny_models, long_marian, tmp_path, monkeypatch):
-    code = BLOCKS[n]
+    code, where = BLOCKS[n]
     # Models a user downloads become tiny models of the same family; the minpairs build is made smaller.
     code = code.replace('"path/to/model.gguf"', repr(str(tiny_models["gpt2"])))
     code = code.replace('"Helsinki-NLP/opus-mt-en-de"', repr(str(long_marian)))
     code = code.replace('"max_pairs": 2000', '"max_pairs": 200')
     assert "path/to" not in code and not re.search(r'load_model\("[\w-]+/[\w.-]+"\)', code), "an example names a model the test cannot load"
     monkeypatch.chdir(tmp_path)  # run folders land in tmp_path/runs
-    exec(compile(code, f"README.md python block {n + 1}", "exec"), {"print": lambda *a, **k: None})
+    exec(compile(code, f"{where} python block", "exec"), {"print": lambda *a, **k: None})
     assert list((tmp_path / "runs").rglob("summary.json"))

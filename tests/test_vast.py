@@ -238,7 +238,7 @@ def test_limit_keeps_polar_rows_and_reports_name_the_lexicon(word_level_encoder,
 
 
 def test_default_pca_basis_holds_every_offline_lexicon_and_the_weat_words(tmp_path, monkeypatch):
-    """Issue 26: with one lexicon the PCA basis was that lexicon and the WEAT words (759 words for Bellezza), whose
+    """With one lexicon the PCA basis was that lexicon and the WEAT words (759 words for Bellezza), whose
     top PCs carry valence. By default every English lexicon readable offline (VADER; Warriner / ANEW / Bellezza in
     the cache's lexica/ folder) joins, adding rows only; union_lexica set by the user replaces it."""
     import datasets
@@ -470,7 +470,7 @@ def test_similarity_spearman_per_layer_and_after_isolation(word_level_encoder, t
 
 
 def test_causal_models_get_no_bos_by_default():
-    """The authors' GPT-2 runs add no BOS (issue 26): the default; prepend and the former auto stay as options."""
+    """The authors' GPT-2 runs add no BOS: the default; prepend and the former auto stay as options."""
     from wordbench.scorers.vast import VASTScorer
 
     assert not VASTScorer().bos_on and VASTScorer(bos="prepend").bos_on

@@ -1,5 +1,5 @@
-"""The figures the README quotes are recomputed by the commands named beside them: drift fails here
-(`make readme-figures` runs this file alone)."""
+"""The figures the documentation quotes are recomputed by the commands named beside them: drift fails here
+(`make doc-figures` runs this file alone). Each test reads the page that quotes its figures."""
 
 import re
 from pathlib import Path
@@ -7,11 +7,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text()
+
+
+def page(name: str) -> str:
+    """A documentation page's markdown (docs/NAME)."""
+    return (ROOT / "docs" / name).read_text()
 
 
 def test_wnlampro_table4_as_quoted(wnlampro_build):
-    """`wordbench build wnlampro`: the README's Table 4 cells (entries and ratio) are the build's."""
+    """`wordbench build wnlampro`: the Table 4 cells (entries and ratio) on the WNLaMPro page are the build's."""
+    quoted_page = page("benchmarks/wnlampro.md")
     from wordbench.benchmarks.hub import load_data
     from wordbench.builders.wnlampro import WNLaMProBuilder
 
@@ -20,24 +25,26 @@ def test_wnlampro_table4_as_quoted(wnlampro_build):
     summary = WNLaMProBuilder().summary(data)
     for relation in ("antonym", "hypernym", "cohyponym"):
         built = re.findall(r"(\d+) \([\d.]+, ([\d.]+x)\)", re.search(rf"^\| {relation} \|.*$", summary, re.M).group(0))
-        quoted = re.findall(r"(\d+) \(([\d.]+x)\)", re.search(rf"^\| {relation} \| \d+ \(.*$", README, re.M).group(0))[:3]
+        quoted = re.findall(r"(\d+) \(([\d.]+x)\)", re.search(rf"^\| {relation} \| \d+ \(.*$", quoted_page, re.M).group(0))[:3]
         assert built == quoted, (relation, built, quoted)
 
 
 def test_tendencies_split_as_quoted(tmp_path):
-    """`wordbench build tendencies`: the README's line counts and mean length of the offline sample."""
+    """`wordbench build tendencies`: the tendencies page's line counts and mean length of the offline sample."""
+    text = page("benchmarks/tendencies.md").replace("\n", " ")
     from wordbench.benchmarks.hub import build, load_data
 
     folder, _ = build("tendencies", out=tmp_path / "t", progress=False)
     _, data = load_data("tendencies", str(folder))
     test, train = data["default"]["test"], data["default"]["train"]
     mean = sum(test["length"]) / len(test)
-    assert f"{len(test):,} test lines of {mean:.1f} tokens" in README.replace("\n", " ")
-    assert f"{len(train):,} train lines" in README.replace("\n", " ")
+    assert f"{len(test):,} test lines of {mean:.1f} tokens" in text
+    assert f"{len(train):,} train lines" in text
 
 
 def test_minpairs_comparison_as_quoted():
-    """`python -m wordbench.builders.minpairs.compare ../shared/reference/minpairs [--faithful]`: the README's rows."""
+    """`python -m wordbench.builders.minpairs.compare ../shared/reference/minpairs [--faithful]`: the minpairs page's rows."""
+    quoted_page = page("benchmarks/minpairs.md")
     from wordbench.builders.minpairs.compare import compare_sets
 
     folder = ROOT.parent / "shared" / "reference" / "minpairs"
@@ -49,21 +56,22 @@ def test_minpairs_comparison_as_quoted():
                f"{100 * d.theirs_among_ours:.1f} / {100 * f.theirs_among_ours:.1f} | "
                f"{100 * d.ours_among_theirs:.1f} / {100 * f.ours_among_theirs:.1f} | "
                f"{d.per_sentence_ours:.2f} vs {d.per_sentence_theirs:.2f} |")
-        assert row in README, row
+        assert row in quoted_page, row
 
 
 def test_gpu_check_figures_as_quoted():
-    """`sh perf/gpu_check.sh` on a GPU machine wrote perf/results/gpu.json: the README's table and figures are its."""
+    """`sh perf/gpu_check.sh` on a GPU machine wrote perf/results/gpu.json: the performance page's table and figures are its."""
     import json
 
+    quoted_page = page("performance.md")
     import gpu_check
 
     result = json.loads((ROOT / "perf" / "results" / "gpu.json").read_text())
-    assert gpu_check.markdown_table(result) in README
+    assert gpu_check.markdown_table(result) in quoted_page
     steps = result["steps"]
     ok = [e for name, out in steps.items() if name.startswith("correctness/") for e in out.values() if isinstance(e, dict) and e.get("ok")]
     worst = max(e["max_float_diff"] for e in ok)
-    text = " ".join(README.split())
+    text = " ".join(quoted_page.split())
     assert f"all {len(ok)} (benchmark, model) pairs" in text and f"largest difference is {worst:.1e}".replace("e-0", "e-") in text
     batch = steps["batch"]
     assert f"{batch['peak_gib']:.1f} GiB at the peak of {batch['device_gib']:.1f} GiB" in text
@@ -72,11 +80,11 @@ def test_gpu_check_figures_as_quoted():
 
 
 def test_suite_figures_as_quoted():
-    """`python perf/suite.py` wrote perf/results/suite.json: the README's suite, separate-commands and worker figures."""
+    """`python perf/suite.py` wrote perf/results/suite.json: the publishing page's suite, separate-commands and worker figures."""
     import json
 
     result = json.loads((ROOT / "perf" / "results" / "suite.json").read_text())
-    text = " ".join(README.split())
+    text = " ".join(page("publishing.md").split())
     suite, separate, worker = result["suite"], result["separate"], result["worker"]
     assert f"takes {suite['wall_s']:.0f} s with one model load ({suite['load_s']:.1f} s)" in text
     assert ", ".join(f"{name} {s:.0f} s" for name, s in suite["per_benchmark_s"].items()) in text
