@@ -55,6 +55,7 @@ def test_minpairs_comparison_as_quoted():
         row = (f"| {d.name} | {d.sentences} | {100 * d.fires:.1f} / {100 * f.fires:.1f} | "
                f"{100 * d.theirs_among_ours:.1f} / {100 * f.theirs_among_ours:.1f} | "
                f"{100 * d.ours_among_theirs:.1f} / {100 * f.ours_among_theirs:.1f} | "
+               f"{100 * d.exact:.1f} / {100 * f.exact:.1f} | "
                f"{d.per_sentence_ours:.2f} vs {d.per_sentence_theirs:.2f} |")
         assert row in quoted_page, row
 
