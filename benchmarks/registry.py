@@ -149,7 +149,15 @@ and prepositions it lacks (`may`, `despite`). Known losses of the dominant-use r
 often otherwise (`open`, `right`, `male`, `female`, `married`, `closed`) are no antonym keys or targets.
 Without a corpus, V has no hyphenated or dotted word (wordfreq splits them, so it gives them no rate).
 A noun key is no inflected verb form whose noun senses WordNet never saw tagged (`using`). Keywords are
-WordNet lemmas (`keyword_forms=inflected` adds the frequency source's plurals, read through their base form).
+WordNet lemmas, looked up case-blind as the authors' nltk lookup: a lemma WordNet spells only capitalized
+(`Tuesday`, `Dane`) is a keyword in lower case by its class senses; a named entity (only instance senses:
+`Aachen`) is none, since its class is reached by an instance pointer, not a hypernym (`capitalized=false`:
+1.3.0). Inflected forms (`keyword_forms=unmarked`, 1.4.0): a noun form of the frequency source that is no
+lemma is a keyword, read through its base form, when its last two letters mark no plural, i.e. most of
+WordNet's single-word nouns and their plurals (regular, `-men`, and the exception list's) that end in them
+are singular (`amphorae`, `antennae`, `atria`; not `dogs`, `boxes`, `men`), as a suffix-based tagger would read
+it; the authors' keyword list holds such forms and few marked plurals. `keyword_forms=lemma` (1.3.0) takes
+none, `keyword_forms=inflected` every listed form (about doubling the medium and frequent cells).
 `--faithful` (`pos_rule=first-sense`) takes the part of speech of nltk's first synset for keys, which lists
 nouns first: `general`, `good` and `old` are no antonym keys there; targets are the paper's A ∩ T, H ∩ T and
 C' ∩ T with no part-of-speech test (`new -> old`, the release's first line, is kept).

@@ -30,7 +30,8 @@ from .sources.dictionary import load_dictionary
 from .sources.frequencies import Frequencies, bin_of, load_frequencies, zipf
 from .sources.stopwords import CLOSED_CLASS
 from .sources.vocab import load_reference_tokenizer, single_token_words
-from .sources.wordnet import dominant_use, first_sense_pos, gloss_words, load_wordnet, own_lemmas, tagged_counts
+from .sources.wordnet import (dominant_use, first_sense_pos, gloss_words, load_wordnet, own_lemmas, singular_endings,
+                              tagged_counts)
 
 RELATIONS = ("antonym", "hypernym", "cohyponym", "corruption")
 BINS = ("rare", "medium", "frequent")
@@ -92,14 +93,18 @@ class Config(Spec):
         "dictionary", "with wordfreq, how an unlisted word enters V as rare: dictionary (glosses or a word list), glosses, "
         "wordnet (every lemma, 1.0.0), none")
     dictionary: str | None = opt(None, "word list for rare_words=dictionary; none: SCOWL size 70 (Debian wamerican-huge)")
-    keyword_forms: Literal["lemma", "inflected"] = opt(
-        "lemma", "keywords: WordNet lemmas of V; inflected: also the frequency source's noun forms WordNet's morphology "
-        "resolves (algorithms -> algorithm; about doubles the medium and frequent cells, see the README)")
+    keyword_forms: Literal["lemma", "unmarked", "inflected"] = opt(
+        "unmarked", "keywords: WordNet lemmas of V; unmarked (1.4.0): also the frequency source's noun forms WordNet's "
+        "morphology resolves whose ending marks no plural (amphorae, antennae, atria: singular_endings; not dogs, boxes); "
+        "inflected: every such form (algorithms -> algorithm; about doubles the medium and frequent cells)")
     antonym_scope: Literal["lemma", "sense"] = opt(
         "lemma", "antonyms of the keyword's own pointers (lemma), or of every lemma of its sense (the authors'; --faithful)")
     keep_closed_class: bool = opt(False, "keep closed-class keywords (NLTK English stopwords, single letters)")
     pos_rule: Literal["dominant", "first-sense", "any"] = opt(
         "dominant", "part of speech of keys and targets: dominant use, nltk's first sense (the authors'; --faithful), or any")
+    capitalized: bool = opt(
+        True, "a lemma WordNet has only capitalized (Tuesday, Dane) is a keyword in lower case, as the authors' case-blind "
+        "lookup, by its class senses: no named entity (instance: Aachen, Paris) (1.4.0; false: a lemma's case must match)")
     clean_targets: bool = opt(True, "targets pass the keyword conditions (not closed-class, the relation's part of speech)")
     corruption_source: Literal["keywords", "vocabulary"] = opt(
         "keywords", "corrupted words: frequent keywords of the other relations, or every frequent noun/adjective of V")
@@ -137,7 +142,8 @@ class _Context:
             return True
         if rule == "first-sense":
             return first_sense_pos(self.wn, word) == pos
-        return dominant_use(self.wn, word, pos, base_forms=self.config.keyword_forms != "lemma")
+        c = self.config
+        return dominant_use(self.wn, word, pos, base_forms=c.keyword_forms != "lemma", capitalized=c.capitalized)
 
     def content_word(self, word: str, pos: str) -> bool:
         """Not closed-class (unless ``keep_closed_class``) and a ``pos`` word by ``Config.pos_rule``."""
@@ -200,7 +206,12 @@ class _Context:
 
     def senses(self, word: str, pos: str) -> list:
         """The synsets of ``word``, most frequent first: its own, or its base forms' for an inflected form."""
-        return [lemma.synset() for lemma in own_lemmas(self.wn, word, pos, self.config.keyword_forms == "inflected")]
+        c = self.config
+        return [lemma.synset() for lemma in own_lemmas(self.wn, word, pos, c.keyword_forms != "lemma", c.capitalized)]
+
+    def unmarked(self, word: str) -> bool:
+        """An inflected form kept by keyword_forms=unmarked: its last two letters mark no plural (``singular_endings``)."""
+        return word[-2:] in singular_endings(self.wn)
 
     def bin(self, word: str) -> str:
         c = self.config
@@ -299,7 +310,7 @@ def corrupt(word: str, rng: random.Random) -> str:
 
 class WNLaMProBuilder(Builder):
     name = "wnlampro"
-    version = "1.3.0"
+    version = "1.4.0"
     Config = Config
     schema = {"default": FEATURES}
     labels = {"relation": RELATIONS, "keyword_bin": BINS}
@@ -403,13 +414,19 @@ class WNLaMProBuilder(Builder):
     @staticmethod
     def _candidates(ctx: _Context, lemmas: list[str], progress: bool) -> tuple[list[str], list[str]]:
         """Noun and adjective keyword candidates: WordNet's lemmas, and with ``keyword_forms`` other than
-        ``lemma`` every word of the frequency source that WordNet's morphology resolves to a noun (adjectives stay
-        lemmas), as the paper looks up the words of its corpus."""
+        ``lemma`` the words of the frequency source that WordNet's morphology resolves to a noun (``unmarked``: those
+        whose ending marks no plural; adjectives stay lemmas), as the paper looks up the words of its corpus."""
         wn = ctx.wn
+        lemma_lists = tuple(sorted(w for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)) for pos in "na")
         if ctx.config.keyword_forms == "lemma":
-            return tuple(sorted(w for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)) for pos in "na")
+            return lemma_lists
         # Inflected forms come from the frequency source only: the rare-word extension (a word list, WordNet's
         # glosses) stands in for corpus attestation of lemmas, and a word list spells out every regular plural.
+        if ctx.config.keyword_forms == "unmarked":
+            every = set(lemmas)
+            forms = [w for w in sorted(ctx.freq.rates) if WORD.fullmatch(w) and w not in every and ctx.unmarked(w)
+                     and wn._morphy(w, "n")]
+            return sorted(lemma_lists[0] + forms), lemma_lists[1]
         pool = set(lemmas) | {w for w in ctx.freq.rates if WORD.fullmatch(w)}
         lemma_adjectives = set(wn.all_lemma_names("a"))
         nouns, adjectives = [], []

@@ -319,6 +319,29 @@ def test_inflected_keywords_read_through_their_base_form(wn):
     assert "algorithms" not in lemma_nouns and "algorithm" in lemma_nouns  # the default: WordNet lemmas
 
 
+def test_unmarked_forms_are_keywords(wn):
+    """keyword_forms=unmarked (the default): a listed noun form that is no lemma is a keyword, read through its base
+    form, when its last two letters mark no plural by WordNet's own nouns (amphorae: -ae ends more singular nouns
+    than plurals); a form ending as most plurals do (amphoras, jars, foxes) is none; keyword_forms=inflected
+    keeps every form, lemma none."""
+    from wordbench.builders.sources.wordnet import _regular_plural, singular_endings
+
+    assert [_regular_plural(w) for w in ("city", "box", "chairman", "cat", "day")] == ["cities", "boxes", "chairmen", "cats", "days"]
+    endings = singular_endings(wn)
+    assert "ae" in endings and "as" not in endings and "ts" not in endings and "es" not in endings and "en" not in endings
+    rates = {"amphorae": 50.0, "amphoras": 50.0, "jars": 5000.0, "foxes": 5000.0, "amphora": 500.0}
+    ctx = _ctx(wn, rates, ["jar", "container"], hypernym_min_targets=1)
+    nouns, adjectives = WNLaMProBuilder._candidates(ctx, ["amphora", "jar", "fox"], progress=False)
+    assert "amphorae" in nouns and not {"amphoras", "jars", "foxes"} & set(nouns) and "amphorae" not in adjectives
+    assert ctx.keyword("amphorae", "n") and ctx.senses("amphorae", "n") == ctx.senses("amphora", "n")
+    assert hypernym_targets(ctx, "amphorae") == hypernym_targets(ctx, "amphora") == ["container"]  # jar: mostly a verb
+    every, _ = WNLaMProBuilder._candidates(_ctx(wn, rates, [], keyword_forms="inflected"), [], progress=False)
+    assert {"amphorae", "amphoras", "jars", "foxes"} <= set(every)
+    lemma_ctx = _ctx(wn, rates, [], keyword_forms="lemma")
+    assert not {"amphorae", "amphoras"} & set(WNLaMProBuilder._candidates(lemma_ctx, [], progress=False)[0])
+    assert lemma_ctx.senses("amphorae", "n") == []
+
+
 def test_faithful_antonyms_keep_new_old_and_big_small(wn):
     """The paper's A ∩ T tests no part of speech on targets: new -> old (the release's first line) under
     --faithful, although old's first sense is a noun; the default keeps its dominant-use test on targets."""
@@ -336,18 +359,19 @@ def test_compare_names_the_rule_that_leaves_a_published_keyword_out(wn, tmp_path
     from wordbench.builders.wnlampro_compare import compare, render, why_missing
 
     rates = {"algorithms": 500.0, "algorithm": 5000.0, "using": 1e4, "run": 1e5, "will": 1e5, "dog": 1e5, "cat": 1e5,
-             "sunday": 1e5, "happier": 1e4}
+             "sunday": 1e5, "aachen": 1e4, "happier": 1e4}
     ctx = _ctx(wn, rates, ["dog", "animal", "canine", "carnivore", "mammal"])
-    expected = {"algorithms": "inflected", "by-product": "hyphen_or_dot", "zzxq": "not_in_v", "the": "no_sense",
-                "sunday": "capitalized", "using": "verb_form", "run": "part_of_speech", "will": "closed_class",
-                "cat": "targets", "poodle": "unexplained"}
+    expected = {"algorithms": "marked_plural", "by-product": "hyphen_or_dot", "zzxq": "not_in_v", "the": "no_sense",
+                "aachen": "named_entity", "sunday": "targets", "using": "verb_form", "run": "part_of_speech",
+                "will": "closed_class", "cat": "targets", "poodle": "unexplained"}
     assert {w: why_missing(ctx, w, "hypernym") for w in expected} == expected
     assert why_missing(ctx, "happier", "antonym") == "inflected_adjective"
-    assert why_missing(_ctx(wn, {"acts": 1e4}, []), "acts", "hypernym") == "inflected"  # of act, not the book Acts
+    assert why_missing(_ctx(wn, {"acts": 1e4}, [], keyword_forms="lemma", capitalized=False), "acts", "hypernym") == "inflected"
+    assert why_missing(_ctx(wn, {"amphoras": 5.0}, []), "amphoras", "hypernym") == "marked_plural"  # amphorae is not
     inflected = _ctx(wn, rates, ["dog", "animal", "canine", "rule", "procedure", "formula"], keyword_forms="inflected")
     assert why_missing(inflected, "dogs", "hypernym") == "inflected_unlisted"  # attested by WordNet's text, not listed
     assert why_missing(inflected, "algorithms", "hypernym") == "unexplained"  # a keyword of that build
-    assert why_missing(_ctx(wn, rates, [], faithful=True), "sunday", "hypernym") == "capitalized"
+    assert why_missing(_ctx(wn, rates, [], capitalized=False), "sunday", "hypernym") == "capitalized"
 
     def entries(keys, relation="hypernym", split="test"):
         return "".join(f"{k}{i}\t{split}\t{k} (n,4.0,{c})\t{relation}\tanimal (n,5.0,90000)\n" for i, (k, c) in enumerate(keys))
@@ -363,7 +387,7 @@ def test_compare_names_the_rule_that_leaves_a_published_keyword_out(wn, tmp_path
     assert (result.ours, result.theirs, result.shared) == (3, 4, 1)
     assert result.per_relation["hypernym"] == (3, 4, 1) and result.per_relation["antonym"] == (0, 0, 0)
     assert result.cells["hypernym"] == {"rare": (1, 1), "medium": (0, 1), "frequent": (2, 2)}
-    assert result.missing == {"hyphen_or_dot": ["by-product"], "inflected": ["algorithms"], "part_of_speech": ["run"]}
+    assert result.missing == {"hyphen_or_dot": ["by-product"], "marked_plural": ["algorithms"], "part_of_speech": ["run"]}
     assert result.extra == {"rare": ["poodle"], "other_form": ["algorithm"]}  # the file has algorithms
     text = render(result)
     assert "ours among the published: 33.3%; published among ours: 25.0%" in text and "| hypernym | 1 / 1 | 0 / 1 | 2 / 2 |" in text
@@ -386,7 +410,7 @@ def test_compare_agrees_with_the_default_build(wnlampro_build, wnlampro_file, tm
         sample = random.Random(0).sample(sorted(kept[relation]), min(60, len(kept[relation])))
         assert {w: why_missing(ctx, w, relation) for w in sample} == {w: "unexplained" for w in sample}
     with_missing = tmp_path / "published.txt"
-    with_missing.write_text(wnlampro_file.read_text() + "7\ttest\tsunday (n,5,50000)\thypernym\tday (n,5,1)\n"
+    with_missing.write_text(wnlampro_file.read_text() + "7\ttest\taachen (n,5,50000)\thypernym\tcity (n,5,1)\n"
                             "8\tdev\talgorithms (n,4,5000)\thypernym\trule (n,5,1)\n")
     monkeypatch.setattr(wnlampro_compare, "our_build", lambda overrides, faithful: (ours, ctx))
     out = tmp_path / "compare.json"
@@ -394,8 +418,70 @@ def test_compare_agrees_with_the_default_build(wnlampro_build, wnlampro_file, tm
     assert result.exit_code == 0, result.output
     numbers = json.loads(out.read_text())
     assert numbers["theirs"] == 7 and numbers["shared"] == 5  # good, dog, poodle, cat, oak are default keywords
-    assert numbers["missing"] == {"capitalized": ["sunday"], "inflected": ["algorithms"]}
+    assert numbers["missing"] == {"named_entity": ["aachen"], "marked_plural": ["algorithms"]}
     assert numbers["cells"]["corruption"]["rare"][1] == 1
+    keyword_list = tmp_path / "keywords.txt"  # a plain list, a hash-split half of a published list
+    keyword_list.write_text("# published keywords\ngood\ndog\n\naachen\nalgorithms\n")
+    result = CliRunner().invoke(wnlampro_compare.main, ["--keywords", "--share", "0.5", str(keyword_list), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    numbers = json.loads(out.read_text())
+    assert (numbers["theirs"], numbers["shared"], numbers["share"]) == (4, 2, 0.5) and numbers["cells"] == {}
+    assert numbers["theirs_among_ours"] == 0.5 and numbers["ours_among_theirs"] == min(1.0, 2 / (0.5 * numbers["ours"]))
+    assert numbers["missing"] == {"named_entity": ["aachen"], "marked_plural": ["algorithms"]}
+    assert "published among ours: 50.0%" in result.output and "Table 4" not in result.output
+    bad = CliRunner().invoke(wnlampro_compare.main, ["--share", "0.5", str(keyword_list)])
+    assert bad.exit_code != 0 and "--keywords" in bad.output
+
+
+def test_compare_reads_a_keyword_list(wn, tmp_path):
+    """A plain keyword list: overlap both ways (ours among a part of the list estimated through its share), each
+    missing word's furthest reason over the probed relations, our extras by bin; a WNLaMPro.txt line is refused."""
+    from wordbench.builders.wnlampro_compare import compare_keywords, read_keyword_list, render
+
+    path = tmp_path / "keywords.txt"
+    path.write_text("# one keyword a line\n poodle \n\nby-product\ncat\n")
+    assert read_keyword_list(path) == ["poodle", "by-product", "cat"]
+    ours = read_wnlampro_txt(_write(tmp_path / "ours.txt", "1\ttest\tpoodle (n,4.0,5)\thypernym\tdog (n,5,1)\n"
+                                                           "2\ttest\tgood (a,5.0,500)\tantonym\tbad (a,5,1)\n"))
+    ctx = _ctx(wn, {"cat": 1e5, "good": 1e5, "poodle": 5.0}, ["dog", "animal"])
+    result = compare_keywords(read_keyword_list(path), ours, ctx, share=0.5)
+    assert (result.ours, result.theirs, result.shared) == (2, 3, 1)
+    assert result.theirs_among_ours == 1 / 3 and result.ours_among_theirs == 1.0  # 1 / (0.5 x 2)
+    assert result.missing == {"hyphen_or_dot": ["by-product"], "targets": ["cat"]}
+    assert result.extra == {"frequent": ["good"]} and result.per_relation == {} and result.cells == {}
+    assert compare_keywords(["poodle"], ours, ctx).ours_among_theirs == 0.5
+    text = render(result)
+    assert "share 0.5000" in text and "ours among the published: 100.0%; published among ours: 33.3%" in text
+    _write(path, "1\ttest\tpoodle (n,4.0,5)\thypernym\tdog (n,5,1)\n")
+    with pytest.raises(DataFormatError, match="one keyword a line"):
+        read_keyword_list(path)
+    with pytest.raises(ValueError, match="share"):
+        compare_keywords([], ours, ctx, share=0)
+
+
+def _write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_capitalized_lemmas_are_keywords_by_their_class_senses(wn):
+    """A lemma WordNet spells only capitalized is a keyword in lower case with its class senses (tuesday: Tuesday, a
+    weekday), as the authors' case-blind lookup; a named entity (aachen: only an instance, a city) is none, as its
+    class is reached by an instance pointer; capitalized=false matches a lemma's case (1.3.0)."""
+    from wordbench.builders.sources.wordnet import class_lemmas, own_lemmas
+
+    assert [lemma.name() for lemma in class_lemmas(wn, "tuesday", "n")] == ["Tuesday"] and not class_lemmas(wn, "aachen", "n")
+    assert own_lemmas(wn, "tuesday", "n") == [] and own_lemmas(wn, "tuesday", "n", capitalized=True)
+    assert own_lemmas(wn, "dog", "n", capitalized=True) == own_lemmas(wn, "dog", "n")  # a lower-case lemma: its own
+    rates = {"tuesday": 1e4, "aachen": 1e4}
+    ctx = _ctx(wn, rates, ["weekday"], hypernym_min_targets=1)
+    assert ctx.keyword("tuesday", "n") and hypernym_targets(ctx, "tuesday") == ["weekday"]
+    assert not ctx.keyword("aachen", "n") and ctx.senses("aachen", "n") == []
+    faithful = _ctx(wn, rates, ["weekday"], hypernym_min_targets=1, faithful=True)
+    assert faithful.keyword("tuesday", "n") and hypernym_targets(faithful, "tuesday") == ["weekday"]
+    assert faithful.senses("aachen", "n") == []  # first-sense noun, but no class sense: no entries
+    old = _ctx(wn, rates, ["weekday"], hypernym_min_targets=1, capitalized=False)
+    assert not old.keyword("tuesday", "n") and hypernym_targets(old, "tuesday") == []
 
 
 def test_compare_builds_what_the_options_name(monkeypatch):

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import warnings
+from collections import Counter
 from pathlib import Path
 
 from wordbench.errors import SourceError
@@ -191,13 +192,26 @@ def lemma_count(wn, lemma) -> int:
     return _sense_counts(wn).get(lemma.key(), 0)
 
 
-def own_lemmas(wn, word: str, pos: str, base_forms: bool = False) -> list:
+def own_lemmas(wn, word: str, pos: str, base_forms: bool = False, capitalized: bool = False) -> list:
     """``word``'s own lemmas of ``pos``; with ``base_forms``, a word that is no lemma of any part of speech
-    (algorithms, antennae, bigger) takes those of its base forms by WordNet's morphology."""
+    (algorithms, antennae, bigger) takes those of its base forms by WordNet's morphology; with ``capitalized``,
+    a word WordNet has only capitalized takes those lemmas (``class_lemmas``)."""
     lemmas = [lemma for lemma in wn.lemmas(word, pos) if lemma.name() == word]
-    if lemmas or not base_forms or is_lemma(wn, word):
+    if lemmas or is_lemma(wn, word):
         return lemmas
+    if capitalized and (lemmas := class_lemmas(wn, word, pos)):
+        return lemmas
+    if not base_forms:
+        return []
     return [lemma for b in wn._morphy(word, pos) for lemma in wn.lemmas(b, pos) if lemma.name() == b]
+
+
+def class_lemmas(wn, word: str, pos: str) -> list:
+    """The lemmas of a lower-case ``word`` that WordNet spells only capitalized (tuesday: Tuesday, dane: Dane), as a
+    case-blind lookup finds them, without instances: a named entity (Aachen, Paris) reaches its class through an
+    instance pointer, no hypernym, so it has no hypernym in a walk of hypernym pointers."""
+    return [lemma for lemma in wn.lemmas(word, pos)
+            if lemma.name() != word and lemma.name().lower() == word and not lemma.synset().instance_hypernyms()]
 
 
 @functools.lru_cache(maxsize=None)
@@ -206,14 +220,15 @@ def is_lemma(wn, word: str) -> bool:
     return any(lemma.name() == word for pos in "nvar" for lemma in wn.lemmas(word, pos))
 
 
-def tagged_counts(wn, word: str, verb_forms: bool = False, base_forms: bool = False) -> dict[str, tuple[int, int]]:
+def tagged_counts(wn, word: str, verb_forms: bool = False, base_forms: bool = False, capitalized: bool = False) -> dict[str, tuple[int, int]]:
     """Per part of speech (n, v, a with satellites, r): (summed sense-tagged count of ``word``'s own
     lemmas in WordNet's ``cntlist``, number of its senses). ``verb_forms``: a word that is an inflected
     form of a verb (``made`` of make, by WordNet's morphology) also counts that verb's senses.
-    ``base_forms``: a word that is no lemma counts its base forms' lemmas (``own_lemmas``)."""
+    ``base_forms``: a word that is no lemma counts its base forms' lemmas (``own_lemmas``); ``capitalized``: a
+    word WordNet has only capitalized counts those lemmas (``class_lemmas``)."""
     out = {}
     for pos in "nvar":
-        lemmas = own_lemmas(wn, word, pos, base_forms)
+        lemmas = own_lemmas(wn, word, pos, base_forms, capitalized)
         if pos == "v" and verb_forms:
             bases = [b for b in wn._morphy(word, "v") if b != word]
             lemmas += [lemma for b in bases for lemma in wn.lemmas(b, "v") if lemma.name() == b]
@@ -221,17 +236,37 @@ def tagged_counts(wn, word: str, verb_forms: bool = False, base_forms: bool = Fa
     return out
 
 
-def dominant_use(wn, word: str, pos: str, base_forms: bool = False) -> bool:
-    """``word`` is a ``pos`` in its dominant use: more than half its tagged occurrences are ``pos``
-    senses; a word with no tagged occurrence is the part of speech with most senses (a tie goes to the
-    first of noun, verb, adjective, adverb: ``canine`` is a noun). For an adjective, a participle's verb
-    counts too (``made``, ``closed`` and ``wanted`` are mostly verb forms). ``base_forms``: an inflected
-    form that is no lemma is read through its base forms (``algorithms`` as ``algorithm``)."""
-    counts = tagged_counts(wn, word, verb_forms=pos == "a", base_forms=base_forms)
+def dominant_use(wn, word: str, pos: str, base_forms: bool = False, capitalized: bool = False) -> bool:
+    """``word`` is a ``pos`` in its dominant use: more than half its tagged occurrences are ``pos`` senses; a
+    word with no tagged occurrence is the part of speech with most senses (a tie goes to the first of noun, verb,
+    adjective, adverb: ``canine`` is a noun). For an adjective, a participle's verb counts too (``made``,
+    ``closed`` and ``wanted`` are mostly verb forms). ``base_forms``: an inflected form that is no lemma is read
+    through its base forms (``algorithms`` as ``algorithm``); ``capitalized``: see ``own_lemmas``."""
+    counts = tagged_counts(wn, word, verb_forms=pos == "a", base_forms=base_forms, capitalized=capitalized)
     total = sum(c for c, _ in counts.values())
     if total:
         return 2 * counts[pos][0] > total
     return counts[pos][1] > 0 and max("nvar", key=lambda p: counts[p][1]) == pos
+
+
+def _regular_plural(noun: str) -> str:
+    """English spelling's regular plural (city -> cities, box -> boxes, chairman -> chairmen, dog -> dogs)."""
+    if re.search(r"[^aeiou]y$", noun):
+        return noun[:-1] + "ies"
+    if re.search(r"(s|x|z|ch|sh)$", noun):
+        return noun + "es"
+    return noun[:-3] + "men" if noun.endswith("man") else noun + "s"
+
+
+@functools.lru_cache(maxsize=4)
+def singular_endings(wn) -> frozenset[str]:
+    """Two-letter endings that mark no plural: of WordNet's single-word nouns and their plurals (the regular ones of
+    English spelling, and the exception list's irregular ones) ending in them, most are singular nouns. A form ending
+    so reads as a singular word to a suffix-based tagger: amphorae, antennae, atria (but dogs, boxes, men)."""
+    nouns = {w for w in wn.all_lemma_names("n") if w.isalpha()}
+    plurals = {_regular_plural(w) for w in nouns} | {f for f in wn._exception_map["n"] if f.isalpha() and f not in nouns}
+    singular, plural = Counter(w[-2:] for w in nouns), Counter(w[-2:] for w in plurals)
+    return frozenset(e for e in singular if singular[e] > plural[e])
 
 
 def first_sense_pos(wn, word: str) -> str | None:
