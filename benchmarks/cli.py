@@ -75,8 +75,8 @@ def options_cmd(name):
 
 FAITHFUL_OPTION = click.option(
     "--faithful", is_flag=True,
-    help="Every behaviour of the paper and the authors' code, bugs that change numbers included (README: "
-         "'Faithful mode' lists them per benchmark); the signature names the paper. Default: the corrected recipe.")
+    help="Every behaviour of the paper and the authors' code, bugs that change numbers included (docs/concepts.md, "
+         "'Faithful mode', lists them per benchmark); the signature names the paper. Default: the corrected recipe.")
 
 SET_OPTION = click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
                           help="Override a builder config key (repeatable); `wordbench list` shows the keys and defaults.")

@@ -60,7 +60,7 @@ def export(name: str, data: str | None, out: Path, split: str = "test", config: 
            prompt: str | None = None, end: str | None = None, seq2seq: bool = False) -> list[Path]:
     """Write the task YAMLs and their data files into ``out``; return the YAML paths (groups last)."""
     if name not in EXPORTABLE:
-        raise ConfigError(f"{name} cannot be expressed as lm-eval tasks (only {', '.join(EXPORTABLE)}; README: 'lm-eval export')")
+        raise ConfigError(f"{name} cannot be expressed as lm-eval tasks (only {', '.join(EXPORTABLE)}; docs/scale.md: 'the lm-eval export')")
     from .registry import get
 
     # The minpairs scorer checks the prompt and reads "\n" in ``end`` as it does when scoring.

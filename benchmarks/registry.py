@@ -460,7 +460,7 @@ REGISTRY: dict[str, Benchmark] = {
         source_datasets=("original",),
         limitations=(
             "- Offline, the German analysis is HanTa and german-nouns, not the authors' stanza; the rules are held against "
-            "the authors' published sets by `python -m wordbench.builders.minpairs.compare` (README).\n"
+            "the authors' published sets by `python -m wordbench.builders.minpairs.compare` (docs/benchmarks/minpairs.md).\n"
             "- Offline sentences come from the Ding dictionary (Debian trans-de-en), shorter and simpler than WMT newstest.\n"
             "- np_agreement and subj_verb_agreement: by default every singular definite article and each clause's first "
             "finite verb is edited, about 1.9 variants per sentence on the authors' sentences, where their machine sets "

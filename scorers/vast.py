@@ -181,6 +181,7 @@ class VASTScorer(Scorer):
                 "best_layer": f"probe{o.probe_words}" if o.best_layer is None else o.best_layer, "max_pcs": o.max_pcs,
                 "null_pcs": o.null_pcs, "pca_basis": o.pca_basis, "polar_filter": o.polar_filter,
                 "bos": "prepend" if self.bos_on else "none", "tokenization_setting": o.tokenization_setting,
+                "unknown_token_words": "excluded",
                 "n_resamples": o.n_resamples, "seed": o.seed}
 
     def prepare(self, context: RunContext) -> None:

@@ -54,7 +54,7 @@ class WordPredScorer(Scorer):
     def settings(self) -> dict[str, object]:
         tune = {"finetune": self.options.finetune, "finetune_epochs": float(self.options.finetune_epochs)} if self.options.finetune else {}
         return {"top": TOP, "greedy_depth": GREEDY_DEPTH, "search_depth": self.search_depth,
-                "first_step": "vocabulary" if self.faithful else "word-starts", **tune}
+                "first_step": "vocabulary" if self.faithful else "word-starts", "blank_paths": "once-per-depth", **tune}
 
     def check_family(self, family: str, model_name: str) -> None:
         """As every scorer's, and ``finetune`` takes a causal model only (asked before the weights load)."""
