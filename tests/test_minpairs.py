@@ -776,6 +776,9 @@ def test_clause_omission_without_a_segment_boundary_deletes_a_clause():
         "Er lobte am 8. Mai den Verein."]
     assert _offline("clause_omission", "Es war das 27. Mal in dieser Saison, dass er ein Tor schoss") == [
         "Es war das 27. Mal in dieser Saison"]
+    # a clause the words before it need stays ("..., geschweige denn." is no sentence)
+    assert _offline("clause_omission", "Er hat am 3. Mai nicht geholfen, geschweige denn, dass er kam.") == []
+    assert _offline("clause_omission", "Wir fahren am 3. Mai, es sei denn, dass es regnet.") == []
     assert _offline("clause_omission", "Hofmann hat nicht nur das Spiel strukturiert, sondern erzielte auch das Tor.") == []
     assert _offline("clause_omission", metcash, faithful=True)[0].startswith("September weitere Details")
 

@@ -55,6 +55,8 @@ def _subordinate_clauses(analysis) -> list[tuple[int, int]]:
     for i in range(1, len(words) - 1):
         if words[i - 1].xpos != "$," or words[i].xpos not in _INTRODUCERS:
             continue
+        if i >= 2 and (words[i - 2].xpos == "KON" or words[i - 2].text.lower() == "denn"):
+            continue  # "geschweige denn, dass ...", "es sei denn, dass ...": the words before need the clause
         j = _clause_end(words, i, analysis.text)
         if j is None:
             continue
