@@ -779,6 +779,12 @@ def test_clause_omission_without_a_segment_boundary_deletes_a_clause():
     # a clause the words before it need stays ("..., geschweige denn." is no sentence)
     assert _offline("clause_omission", "Er hat am 3. Mai nicht geholfen, geschweige denn, dass er kam.") == []
     assert _offline("clause_omission", "Wir fahren am 3. Mai, es sei denn, dass es regnet.") == []
+    # a last main clause joined by a comma or a dash and "aber"; not one whose clause before is subordinate
+    assert _offline("clause_omission", "Er eröffnet am 12. Mai wieder, bis dahin investiert er viel Geld.") == [
+        "Er eröffnet am 12. Mai wieder."]
+    assert _offline("clause_omission", "Legen Sie am 1. Mai die Schlüssel ins Wasser - aber tackern Sie nichts fest.") == [
+        "Legen Sie am 1. Mai die Schlüssel ins Wasser."]
+    assert _offline("clause_omission", "Wenn man am 1. Mai vom Teufel spricht, dann ist er nicht weit.") == []
     assert _offline("clause_omission", "Hofmann hat nicht nur das Spiel strukturiert, sondern erzielte auch das Tor.") == []
     assert _offline("clause_omission", metcash, faithful=True)[0].startswith("September weitere Details")
 

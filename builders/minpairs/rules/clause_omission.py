@@ -91,16 +91,25 @@ def _final_clauses(analysis) -> list[tuple[int, int]]:
     last = len(words) - 1 if words and words[-1].upos == "PUNCT" else len(words)
     for k in range(1, last - 1):
         w, tail = words[k], words[k + 1 : last]
-        coordinated = w.xpos == "KON" and w.text.lower() in _COORDINATORS and any(x.xpos in _FINITE for x in tail[:4])
+        after_mark = words[k - 1].text in (",", "–", "-")
+        coordinated = ((w.xpos == "KON" or after_mark) and w.text.lower() in _COORDINATORS
+                       and any(x.xpos in _FINITE for x in tail[:4]))  # "- aber tackern Sie": aber read as an adverb
+        # an asyndetic main clause, its verb second: ", bis dahin investiert er ..."
+        asyndetic = (w.xpos == "$," and len(tail) > 2 and tail[0].xpos not in _INTRODUCERS | {"KOKOM"}
+                     and tail[0].text.lower() not in _COORDINATORS
+                     and any(x.xpos in _FINITE for x in tail[1:3]) and not any(x.xpos in _FINITE for x in tail[:1]))
         reporting = w.xpos == "$," and tail[0].xpos in _FINITE and tail[0].lemma.lower() in _SAYING
         infinitive = (w.xpos == "$," and len(tail) > 2 and _zu_infinitive(tail)
                       and not any(x.xpos in _FINITE or x.xpos in _INTRODUCERS for x in tail))
-        if not (coordinated or reporting or infinitive) or any(x.xpos == "$," for x in tail):
+        if not (coordinated or reporting or infinitive or asyndetic) or any(x.xpos == "$," for x in tail):
             continue
-        start = words[k - 1].start if coordinated and words[k - 1].text in (",", "–", "-") else w.start
+        start = words[k - 1].start if coordinated and after_mark else w.start
         head = [x for x in words if x.end <= start]
         if w.text.lower() == "sondern" and "nicht nur" in text[:start]:
             continue  # "nicht nur ..., sondern auch": the first half cannot stand alone
+        lead = [x for x in head if x.xpos not in ("KON", "$(", "$,")][:1]
+        if asyndetic and not (coordinated or reporting or infinitive) and lead and lead[0].xpos in _INTRODUCERS:
+            continue  # "Wenn man vom Teufel spricht, dann ist er ...": the clause before is no main clause
         if any(x.xpos in _FINITE for x in head) and _balanced(text[start : tail[-1].end]):
             spans.append((start, tail[-1].end))
     return spans
