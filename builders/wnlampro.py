@@ -482,6 +482,7 @@ class WNLaMProBuilder(Builder):
 # COUNT is an integer, as the authors' loader reads it: the corpus count when the build has corpus counts;
 # with a blended list (wordfreq) the rate per billion tokens rounded down (the paper's corpus had ~1e9
 # words, and rounding down keeps every word in its bin).
+WORDNET_POS = ("n", "a", "s", "r", "v")
 _ANNOTATED = re.compile(r"^(?P<word>.+) \((?P<pos>[^,()]*),(?P<zipf>[^,()]*),(?P<count>[^,()]*)\)$")
 
 
@@ -543,9 +544,20 @@ def _parse_annotated(text: str) -> tuple[str, str, float]:
         raise ValueError(f"count in '{text}' is not a number") from None
     if not math.isfinite(count) or count < 0:
         raise ValueError(f"count in '{text}' must be a finite number >= 0")
-    if not m["word"].strip() or m["word"] != m["word"].strip():
-        raise ValueError(f"'{text}': the word is empty or has spaces around it")
-    return m["word"], m["pos"], count
+    try:
+        zipf_value = float(m["zipf"])
+    except ValueError:
+        raise ValueError(f"zipf in '{text}' is not a number") from None
+    if not math.isfinite(zipf_value):
+        raise ValueError(f"zipf in '{text}' must be a finite number")
+    if m["pos"] not in WORDNET_POS:
+        raise ValueError(f"part of speech in '{text}' must be one of {', '.join(WORDNET_POS)} (WordNet's), got '{m['pos']}'")
+    word = m["word"]
+    if not word.strip() or any(ch.isspace() for ch in word):
+        raise ValueError(f"'{text}': the word is empty or holds a space (one word per field)")
+    if word != word.lower():
+        raise ValueError(f"'{text}': the word has capitals; a model's predictions are compared lower-cased, so it could never match")
+    return word, m["pos"], count
 
 
 def _parse_line(line: str, rare_below: float, frequent_from: float) -> tuple[str, dict]:
@@ -565,6 +577,8 @@ def _parse_line(line: str, rare_below: float, frequent_from: float) -> tuple[str
         raise ValueError(f"relation must be one of {', '.join(RELATIONS)}, got '{relation}'")
     word, pos, count = _parse_annotated(key)
     parsed = [_parse_annotated(t) for t in targets]
+    if any(t[0] == word for t in parsed):
+        raise ValueError(f"the keyword '{word}' is among its own targets: predicting the keyword would count as a hit")
     integral = all(c.is_integer() for c in [count, *(t[2] for t in parsed)])
     return split, {
         "id": ident,

@@ -349,6 +349,12 @@ WNLAMPRO_CASES = [
     ("1\ttest\tgo\0od (a,5.5,300)\tantonym\tbad (a,5.3,200000)\n", ":1: a NUL byte"),
     ("1\ttest\tgood (a,5.5,300)\tantonym\tbad (a,5.3,2)\n1\ttest\tdog (n,5.1,125000)\thypernym\tanimal (n,4.9,80000)\n",
      ":2: the id '1' is already on line 1"),
+    # fields no model can match, or that score a hit by construction
+    ("1\ttest\tdog (n,high,125000)\thypernym\tanimal (n,4.9,80000)\n", ":1: zipf in 'dog (n,high,125000)' is not a number"),
+    ("1\ttest\tdog (noun,5.1,125000)\thypernym\tanimal (n,4.9,80000)\n", "part of speech in 'dog (noun,5.1,125000)' must be one of"),
+    ("1\ttest\tdog (n,5.1,125000)\thypernym\tdomestic animal (n,4.9,80000)\n", "holds a space (one word per field)"),
+    ("1\ttest\tDog (n,5.1,125000)\thypernym\tanimal (n,4.9,80000)\n", "the word has capitals"),
+    ("1\ttest\tdog (n,5.1,125000)\thypernym\tanimal (n,4.9,80000)\tdog (n,5.1,125000)\n", "the keyword 'dog' is among its own targets"),
 ]
 
 
