@@ -94,3 +94,23 @@ def load_review(spec: str) -> tuple[Review, SourceInfo | None]:
         raise DataFormatError(f"{path}: a review file needs the header line {' | '.join(COLUMNS)} (tab-separated)")
     name = "wordbench's review of the offline default builds" if spec == "builtin" else str(path)
     return review, SourceInfo("review", name, f"sha256-{file_sha8(path)}", f"{read} triples read, {rejected} rejected")
+
+
+def rounds(path: Path = BUILTIN) -> list[tuple[str, int, int]]:
+    """(round heading, triples read, accepted) per ``# Round`` section of a review file."""
+    out: list[list] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# Round"):
+            out.append([line[2:].strip(), 0, 0])
+        elif out and line.strip() and not line.startswith("#") and not line.startswith("word\t"):
+            fields = line.split("\t")
+            out[-1][1] += 1
+            out[-1][2] += len(fields) > 3 and fields[3] == "A"
+    return [tuple(r) for r in out]
+
+
+if __name__ == "__main__":  # python -m wordbench.builders.paraphrase_review [FILE]: the verdicts per round
+    import sys
+
+    for heading, read, accepted in rounds(Path(sys.argv[1]) if len(sys.argv) > 1 else BUILTIN):
+        print(f"{accepted:>3} of {read:>3} accepted  {heading}")

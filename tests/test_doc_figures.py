@@ -91,3 +91,11 @@ def test_suite_figures_as_quoted():
     assert ", ".join(f"{name} {s:.0f} s" for name, s in suite["per_benchmark_s"].items()) in text
     assert f"take {separate['wall_s']:.0f} s with six loads ({100 * result['saved_share']:.0f}% of it saved by one load)" in text
     assert f"{worker['overhead_s']:.1f} s of its {worker['wall_s']:.0f} s ({100 * worker['overhead_share']:.1f}%)" in text
+
+
+def test_paraphrase_review_figures_as_quoted():
+    """`python -m wordbench.builders.paraphrase_review`: the rules-alone share the README quotes is round 1's."""
+    from wordbench.builders.paraphrase_review import rounds
+
+    _, read, accepted = rounds()[0]
+    assert f"accepted {accepted} of {read} times ({round(100 * accepted / read)}%" in (ROOT / "README.md").read_text()
