@@ -123,8 +123,9 @@ Schick & Schütze (2020). Each entry is a keyword, a relation and the valid targ
   >= 6; at least 3 targets, the 20 most frequent kept.
 - **cohyponym** (COHYPONYM+): the hypernyms at distance <= 2 (same depth rule) and their hyponyms, such
   that the path keyword -> hypernym -> cohyponym is at most 4 long. This is our reading of the paper's
-  "hyponyms ... with a maximum path distance of 4": it measures hypernym distance from the keyword, and this
-  reading gives 28 mean targets per entry against the paper's 26 (about 32 for `cohyponym_path=hypernym`, 4 steps
+  "hyponyms ... with a maximum path distance of 4": it measures hypernym distance from the keyword. Each cohyponym
+  synset gives its head word, its first lemma (`cohyponym_words=all`: every lemma, builder 1.4.0), which gives 26
+  mean targets per entry as the paper's 26 (28 with every lemma; about 32 for `cohyponym_path=hypernym`, 4 steps
   below each hypernym, wordbench 1.1.0). The keyword and its own forms (cow: cows) removed; at least 10
   targets, the 50 most frequent kept.
 - **corruption**: a frequent keyword of the other three relations that is a single token, with one

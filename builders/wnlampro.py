@@ -86,6 +86,9 @@ class Config(Spec):
     cohyponym_hyponym_distance: int = opt(4, "the paper's maximum path distance of cohyponyms (see cohyponym_path)", ge=1)
     cohyponym_path: Literal["keyword", "hypernym"] = opt(
         "keyword", "what the distance bounds: the path keyword -> hypernym -> cohyponym, or steps below each hypernym (1.1.0)")
+    cohyponym_words: Literal["head", "all"] = opt(
+        "head", "the words a cohyponym synset gives: its head word, its first lemma (1.5.0; the authors' list and Table 4 "
+        "follow it), or every lemma (1.4.0)")
     cohyponym_min_targets: int = opt(10, "an entry needs at least this many cohyponym targets", ge=1)
     cohyponym_max_targets: int = opt(50, "the most frequent this many cohyponym targets are kept", ge=1)
     corruption_max_key_count: float = opt(10.0, "drop a corrupted key that is a word this frequent (per billion)", ge=0)
@@ -186,10 +189,12 @@ class _Context:
         return self._target_cache[word, pos]
 
     def hyponym_words(self, synset, depth: int) -> set[str]:
-        """Noun targets among ``synset`` and its hyponyms within ``depth`` steps (cached: hypernyms are shared)."""
+        """Noun targets among ``synset`` and its hyponyms within ``depth`` steps (cached: hypernyms are shared): each
+        synset's head word (its first lemma), or with ``cohyponym_words=all`` every lemma."""
         if (synset, depth) not in self._hyponym_cache:
             below = _closure(synset, _down, depth)
-            self._hyponym_cache[synset, depth] = {w for s in below for w in _lemma_words(s) if self.target(w, "n")}
+            head = self.config.cohyponym_words == "head"
+            self._hyponym_cache[synset, depth] = {w for s in below for w in _lemma_words(s, head) if self.target(w, "n")}
         return self._hyponym_cache[synset, depth]
 
     def is_word(self, word: str) -> bool:
@@ -244,8 +249,11 @@ def _down(s):
     return s.hyponyms() + s.instance_hyponyms()
 
 
-def _lemma_words(synset) -> list[str]:
-    return [name for name in synset.lemma_names() if WORD.fullmatch(name)]
+def _lemma_words(synset, head: bool = False) -> list[str]:
+    """The synset's lemmas that fit the paper's pattern; ``head``: its first lemma only (a capitalized or multi-word
+    head gives none)."""
+    names = synset.lemma_names()
+    return [name for name in (names[:1] if head else names) if WORD.fullmatch(name)]
 
 
 def _hypernyms(ctx: _Context, word: str, max_distance: int, min_depth: int) -> dict:
@@ -310,7 +318,7 @@ def corrupt(word: str, rng: random.Random) -> str:
 
 class WNLaMProBuilder(Builder):
     name = "wnlampro"
-    version = "1.4.0"
+    version = "1.5.0"
     Config = Config
     schema = {"default": FEATURES}
     labels = {"relation": RELATIONS, "keyword_bin": BINS}
