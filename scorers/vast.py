@@ -285,6 +285,8 @@ class VASTScorer(Scorer):
         if setting not in self._best:
             lex = [r for r in (self.selected or self.rows) if r["setting"] == setting and r["group"] == "lexicon"]
             probe = sorted(lex, key=lambda r: seeded_key(self.options.seed, r["id"]))[: self.options.probe_words]
+            ids = model.span_token_ids([r["context"] for r in probe], [(r["start"], r["end"]) for r in probe], bos=self.bos_on)
+            probe = [r for r, i in zip(probe, ids) if not model.unseen(i)]  # as score(): an unknown token is no word
             if len(probe) < 3:
                 self._best[setting] = self._layer(model)
             else:
