@@ -99,3 +99,13 @@ def test_paraphrase_review_figures_as_quoted():
 
     _, read, accepted = rounds()[0]
     assert f"accepted {accepted} of {read} times ({round(100 * accepted / read)}%" in (ROOT / "README.md").read_text()
+
+
+def test_check_cost_as_quoted():
+    """`python perf/checks.py` wrote perf/results/checks.json: the performance page quotes its largest check."""
+    import json
+
+    checks = json.loads((ROOT / "perf" / "results" / "checks.json").read_text())
+    name, worst = max(checks.items(), key=lambda kv: kv[1]["share_of_quick_score"])
+    text = " ".join(page("performance.md").split())
+    assert f"{name}' {worst['rows']:,} rows, takes {worst['check_s']:.3f} s, {100 * worst['share_of_quick_score']:.2f}%" in text
