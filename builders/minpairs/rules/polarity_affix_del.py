@@ -9,10 +9,10 @@ from ..morph import is_word
 # Unmut no negated Mut, unvergesslich no negated vergesslich, unheimlich no negated heimlich, unbedingt "absolutely"
 # no negated bedingt, -förmig only a suffix, ungemein an intensifier).
 _NOT_NEGATING = frozenset((
-    "unmenge", "unsumme", "unzahl", "unkosten", "untiefe", "unkraut", "untier", "unwetter", "unmensch", "untat", "unwort",
-    "unort", "unding", "unwesen", "unrat", "ungeziefer", "unfall", "unmut", "unruhen", "ungeheuer", "ungeheur", "ungeheuerlich",
-    "unvergesslich", "unvergeßlich", "unheimlich", "unbedingt", "unförmig", "ungemein", "ungeachtet", "unlängst", "unwillkürlich", "ungar",
-    "ungarn",
+    "unmenge", "unsumme", "unzahl", "unkosten", "untiefe", "unkraut", "untier", "unwetter", "unmensch", "untat",
+    "unwort", "unort", "unding", "unwesen", "unrat", "ungeziefer", "unfall", "unmut", "unruhen", "ungeheuer",
+    "ungeheur", "ungeheuerlich", "unvergesslich", "unvergeßlich", "unheimlich", "unbedingt", "unförmig", "ungemein",
+    "ungeachtet", "unlängst", "unwillkürlich", "ungar", "ungarn",
 ))
 _ENDINGS = ("", "e", "en", "es", "er", "em", "n", "s", "ns", "ern")
 _LINKS = ("", "s", "es", "n", "en", "-")  # linking elements between a compound's parts
