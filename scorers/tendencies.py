@@ -99,7 +99,7 @@ class TendenciesScorer(Scorer):
         n = o.n if self.limit is None else min(o.n, self.limit)  # the samples actually drawn: --limit caps n
         generation = {"strategies": ",".join(self.strategies), "n": n,
                       "max_new_tokens": "reference" if o.max_new_tokens is None else o.max_new_tokens,
-                      "stop_at_newline": o.stop_at_newline, "top_p": o.top_p, "beams": o.beams, "prompts": _file_tag(o.prompts)}
+                      "stop_at_newline": o.stop_at_newline, "top_p": o.top_p, "beams": o.beams, "prompts": o.prompts or "none"}  # content_tag hashes the file
         if o.baseline:
             return {"baseline": o.baseline, **generation, **analysis}
         return {**generation, "backend": o.backend, "perplexity": o.perplexity, **analysis}
@@ -334,10 +334,6 @@ def _curves(sample: stats.Sample, bigrams: bool) -> dict:
     for name, values in stats.per_document(sample).items():
         out[f"q_{name}"] = np.quantile(values, q).tolist() if values.size else []
     return out
-
-
-def _file_tag(path: str | None) -> str:
-    return f"{Path(path).name}@{file_sha8(Path(path))}" if path and Path(path).is_file() else (path or "none")
 
 
 def _read_lines(path: Path) -> list[tuple[int, str]]:

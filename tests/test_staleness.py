@@ -166,6 +166,12 @@ def test_files_named_by_options_and_a_models_code_are_keyed_by_content(tmp_path)
     assert get("wordpred").scorer(finetune=str(corpus)).signature_settings("causal")["finetune"] != before
     assert str(corpus) in before and "@sha256-" in before
     assert get("wordpred").scorer(finetune="hf:wikitext").signature_settings("causal")["finetune"] == "hf:wikitext"  # a Hub id as given
+    prompts = tmp_path / "prompts.txt"
+    prompts.write_text("The dog\n")
+    first_prompts = get("tendencies").scorer(prompts=str(prompts)).signature_settings("causal")["prompts"]
+    prompts.write_text("The cat\n")
+    assert get("tendencies").scorer(prompts=str(prompts)).signature_settings("causal")["prompts"] != first_prompts
+    assert "@sha256-" in first_prompts
     model = tmp_path / "remote"
     model.mkdir()
     (model / "config.json").write_text("{}")
