@@ -323,9 +323,9 @@ class VASTScorer(Scorer):
         for i, (r, n) in enumerate(zip(items, counts)):
             rec = {"id": r["id"], "word": r["word"], "group": r["group"], "setting": r["setting"],
                    "valence": r["valence"] if np.isfinite(r["valence"]) else None, "tokens": n,
-                   "effect_sizes": effects.get(i), "vector": encode_vector(states[i, layer])}
+                   "effect_sizes": effects.get(i), "vector": None if i in unseen else encode_vector(states[i, layer])}
             if i in unseen:
-                out.append({**rec, "effect_sizes": None, "vector": None, "excluded": "unknown_token"})
+                out.append({**rec, "excluded": "unknown_token"})
                 continue
             if i in single:
                 rec["effect_sizes_single"] = single[i]
