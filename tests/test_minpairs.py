@@ -785,7 +785,11 @@ def test_clause_omission_without_a_segment_boundary_deletes_a_clause():
     assert _offline("clause_omission", "Legen Sie am 1. Mai die Schlüssel ins Wasser - aber tackern Sie nichts fest.") == [
         "Legen Sie am 1. Mai die Schlüssel ins Wasser."]
     assert _offline("clause_omission", "Wenn man am 1. Mai vom Teufel spricht, dann ist er nicht weit.") == []
-    assert _offline("clause_omission", "Hofmann hat nicht nur das Spiel strukturiert, sondern erzielte auch das Tor.") == []
+    # "nicht nur ..., sondern" + a clause of its own: both halves of the correlative go; not where "Nicht nur" opens
+    assert _offline("clause_omission", "Hofmann hat am 8. Mai nicht nur das Spiel strukturiert, sondern erzielte auch das Tor.") == [
+        "Hofmann hat am 8. Mai das Spiel strukturiert."]
+    assert _offline("clause_omission", "Nicht nur hat er am 8. Mai gespielt, sondern er erzielte auch das Tor.") == []
+    assert _offline("clause_omission", "Er hat am 8. Mai nicht nur das Spiel, sondern auch das Tor gemacht.") == []
     assert _offline("clause_omission", metcash, faithful=True)[0].startswith("September weitere Details")
 
 

@@ -145,7 +145,7 @@ def licensed(edits: Sequence[Edit], human_edits: Sequence[Edit]) -> list[Edit]:
 
 class MinPairsBuilder(Builder):
     name = "minpairs"
-    version = "1.6.0"
+    version = "1.7.0"
     Config = Config
     schema = {"default": FEATURES, "counts": COUNT_FEATURES}
     configs = ("default", "counts")

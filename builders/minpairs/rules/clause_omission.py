@@ -82,12 +82,12 @@ def _zu_infinitive(words) -> bool:
     return last.xpos == "VVIZU" or last.xpos in _INFINITIVE and words[-2].xpos == "PTKZU"
 
 
-def _final_clauses(analysis) -> list[tuple[int, int]]:
-    """Spans of a last clause: coordinated ("..., und das Rauchen kostet ...", "– aber kleben Sie ..."), a reporting
+def _final_clauses(analysis) -> list[Edit]:
+    """Deletions of a last clause: coordinated ("..., und das Rauchen kostet ...", "– aber kleben Sie ..."), a reporting
     clause (", hieß es in der Erklärung") or an infinitive clause (", das Spiel auf 2:0 zu bringen"), each to the
-    sentence end, where the clause before has a finite
-    verb and the deleted one has its own near its start."""
-    words, text, spans = analysis.words, analysis.text, []
+    sentence end, where the clause before has a finite verb and the deleted one has its own near its start; a
+    "sondern" clause takes the "nicht nur" it answers with it."""
+    words, text, edits = analysis.words, analysis.text, []
     last = len(words) - 1 if words and words[-1].upos == "PUNCT" else len(words)
     for k in range(1, last - 1):
         w, tail = words[k], words[k + 1 : last]
@@ -105,14 +105,24 @@ def _final_clauses(analysis) -> list[tuple[int, int]]:
             continue
         start = words[k - 1].start if coordinated and after_mark else w.start
         head = [x for x in words if x.end <= start]
-        if w.text.lower() == "sondern" and "nicht nur" in text[:start]:
-            continue  # "nicht nur ..., sondern auch": the first half cannot stand alone
+        correlative = None
+        if w.text.lower() == "sondern" and "nicht nur" in text[:start].lower():
+            # "nicht nur ..., sondern auch": the first half stands alone without its "nicht nur", which goes too;
+            # not where "Nicht nur" opens the clause (its verb follows it: "Nicht nur hat er ...")
+            correlative = text.rfind("nicht nur ", 0, start)
+            opener = [x for x in words if x.end <= correlative][-1:]
+            if correlative < 0 or not opener or opener[0].upos == "PUNCT" or opener[0].xpos in _INTRODUCERS:
+                continue
         lead = [x for x in head if x.xpos not in ("KON", "$(", "$,")][:1]
         if asyndetic and not (coordinated or reporting or infinitive) and lead and lead[0].xpos in _INTRODUCERS:
             continue  # "Wenn man vom Teufel spricht, dann ist er ...": the clause before is no main clause
-        if any(x.xpos in _FINITE for x in head) and _balanced(text[start : tail[-1].end]):
-            spans.append((start, tail[-1].end))
-    return spans
+        if not (any(x.xpos in _FINITE for x in head) and _balanced(text[start : tail[-1].end])):
+            continue
+        if correlative is None:
+            edits.append(delete(text, start, tail[-1].end))
+        else:
+            edits.append(Edit(correlative, tail[-1].end, text[correlative + len("nicht nur ") : start].rstrip()))
+    return edits
 
 
 class ClauseOmission(Rule):
@@ -135,6 +145,6 @@ class ClauseOmission(Rule):
         if len(segments) < 2:  # the omission must leave a clause behind, and delete one
             if self.faithful:
                 return []
-            return [Edit(s, e, "") for s, e in _subordinate_clauses(analysis)] + [delete(text, s, e) for s, e in _final_clauses(analysis)]
+            return [Edit(s, e, "") for s, e in _subordinate_clauses(analysis)] + _final_clauses(analysis)
         spans = segments if self.faithful else [_deletable(text, s, e) for s, e in segments]
         return [delete(text, *span) for span in spans if span is not None]
