@@ -89,12 +89,16 @@ class Config(Spec):
     cohyponym_words: Literal["head", "all"] = opt(
         "head", "the words a cohyponym synset gives: its head word, its first lemma (1.5.0; the authors' list and Table 4 "
         "follow it), or every lemma (1.4.0)")
+    cohyponym_sense_rank: int = opt(
+        4, "a cohyponym target's synset is among its word's this many most frequent noun senses (no obscure sense: "
+        "'confession' as a doctrine, its 5th; 1.6.0); 0: any sense", ge=0)
     cohyponym_min_targets: int = opt(10, "an entry needs at least this many cohyponym targets", ge=1)
     cohyponym_max_targets: int = opt(50, "the most frequent this many cohyponym targets are kept", ge=1)
     corruption_max_key_count: float = opt(10.0, "drop a corrupted key that is a word this frequent (per billion)", ge=0)
-    rare_words: Literal["dictionary", "glosses", "wordnet", "none"] = opt(
-        "dictionary", "with wordfreq, how an unlisted word enters V as rare: dictionary (glosses or a word list), glosses, "
-        "wordnet (every lemma, 1.0.0), none")
+    rare_words: Literal["wordnet", "dictionary", "glosses", "none"] = opt(
+        "wordnet", "with wordfreq, how an unlisted word enters V as rare: wordnet (every WordNet lemma and irregular noun "
+        "form, as a 1-billion-word Wikipedia holds nearly all; 1.0.0 and 1.6.0), dictionary (glosses or a word list, "
+        "1.2.0-1.5.0), glosses, none")
     dictionary: str | None = opt(None, "word list for rare_words=dictionary; none: SCOWL size 70 (Debian wamerican-huge)")
     keyword_forms: Literal["lemma", "unmarked", "inflected"] = opt(
         "unmarked", "keywords: WordNet lemmas of V; unmarked (1.4.0): also the frequency source's noun forms WordNet's "
@@ -156,8 +160,10 @@ class _Context:
         """V: words of the regex attested in the frequency source (see ``Config.rare_words`` for wordfreq)."""
         if not WORD.fullmatch(word):
             return False
-        if self.freq.known(word) or (self.freq.missing_is_rare and self.config.rare_words == "wordnet"):
+        if self.freq.known(word):
             return True
+        if self.freq.missing_is_rare and self.config.rare_words == "wordnet":
+            return bool(self.wn.synsets(word))  # a lemma, or a form WordNet resolves (its irregular plurals)
         if not self.freq.missing_is_rare or self.config.rare_words == "none" or not word.isalpha():
             return False  # wordfreq splits hyphens and dots: it cannot say such a compound is rare
         if self.config.rare_words == "dictionary" and word in self.dictionary:
@@ -194,8 +200,14 @@ class _Context:
         if (synset, depth) not in self._hyponym_cache:
             below = _closure(synset, _down, depth)
             head = self.config.cohyponym_words == "head"
-            self._hyponym_cache[synset, depth] = {w for s in below for w in _lemma_words(s, head) if self.target(w, "n")}
+            self._hyponym_cache[synset, depth] = {w for s in below for w in _lemma_words(s, head)
+                                                  if self.target(w, "n") and self.common_sense(w, s)}
         return self._hyponym_cache[synset, depth]
+
+    def common_sense(self, word: str, synset) -> bool:
+        """``synset`` is among ``word``'s ``cohyponym_sense_rank`` most frequent noun senses (WordNet's order)."""
+        rank = self.config.cohyponym_sense_rank
+        return not rank or synset in self.wn.synsets(word, "n")[:rank]
 
     def is_word(self, word: str) -> bool:
         """A word of English by WordNet (its base forms included), its text or the dictionary."""
@@ -318,7 +330,7 @@ def corrupt(word: str, rng: random.Random) -> str:
 
 class WNLaMProBuilder(Builder):
     name = "wnlampro"
-    version = "1.5.0"
+    version = "1.6.0"
     Config = Config
     schema = {"default": FEATURES}
     labels = {"relation": RELATIONS, "keyword_bin": BINS}
@@ -432,7 +444,10 @@ class WNLaMProBuilder(Builder):
         # glosses) stands in for corpus attestation of lemmas, and a word list spells out every regular plural.
         if ctx.config.keyword_forms == "unmarked":
             every = set(lemmas)
-            forms = [w for w in sorted(ctx.freq.rates) if WORD.fullmatch(w) and w not in every and ctx.unmarked(w)
+            listed = set(ctx.freq.rates)
+            if ctx.freq.missing_is_rare and ctx.config.rare_words == "wordnet":  # WordNet's own irregular forms (acanthi)
+                listed |= set(wn._exception_map["n"])
+            forms = [w for w in sorted(listed) if WORD.fullmatch(w) and w not in every and ctx.unmarked(w)
                      and wn._morphy(w, "n")]
             return sorted(lemma_lists[0] + forms), lemma_lists[1]
         pool = set(lemmas) | {w for w in ctx.freq.rates if WORD.fullmatch(w)}

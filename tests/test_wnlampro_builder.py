@@ -110,8 +110,10 @@ def test_dictionary_fills_the_rare_bin(wn, tmp_path, monkeypatch):
     words.write_text("bulghur\nAaron\n")
     listed, info = dictionary.load_dictionary(str(words))
     # "bulghur", a rare spelling the paper names, is in no WordNet gloss but in a dictionary
-    assert not _ctx(wn, {}, []).in_vocabulary("bulghur")
-    assert _Context(wn, Frequencies({}, SourceInfo("freq", "t", "t"), None, missing_is_rare=True), set(), Config(), listed).in_vocabulary("bulghur")
+    assert not _ctx(wn, {}, [], rare_words="dictionary").in_vocabulary("bulghur")
+    assert _ctx(wn, {}, []).in_vocabulary("bulghur")  # the default V: WordNet's lemmas, bulghur among them
+    config = Config(rare_words="dictionary")
+    assert _Context(wn, Frequencies({}, SourceInfo("freq", "t", "t"), None, missing_is_rare=True), set(), config, listed).in_vocabulary("bulghur")
     assert "aaron" not in listed and info.kind == "dict"
     monkeypatch.setattr(dictionary, "DEBIAN_HUGE", tmp_path / "missing")
     dictionary.load_dictionary.cache_clear()
@@ -121,11 +123,14 @@ def test_dictionary_fills_the_rare_bin(wn, tmp_path, monkeypatch):
 
 
 def test_rare_words_fill(wn):
-    # nothing listed: V is what WordNet's text attests ("dog" occurs in glosses; "cephalometry" nowhere)
-    ctx = _ctx(wn, {}, [])
+    # nothing listed, rare_words=dictionary: V is what WordNet's text attests ("dog" occurs in glosses; "cephalometry" nowhere)
+    ctx = _ctx(wn, {}, [], rare_words="dictionary")
     assert ctx.in_vocabulary("dog") and not ctx.in_vocabulary("cephalometry")
     assert not ctx.in_vocabulary("all-time")  # wordfreq splits hyphens: no rate for the compound
-    assert _ctx(wn, {}, [], rare_words="wordnet").in_vocabulary("cephalometry")  # wordbench 1.0.0
+    # the default (1.0.0 and 1.6.0): every WordNet lemma and irregular form, hyphenated ones too; no other word
+    ctx = _ctx(wn, {}, [])
+    assert all(ctx.in_vocabulary(w) for w in ("cephalometry", "all-time", "acanthi", "dog"))
+    assert not ctx.in_vocabulary("aaronite") and not ctx.in_vocabulary("xqzv")
     assert not _ctx(wn, {}, [], rare_words="none").in_vocabulary("dog")
     assert not _ctx(wn, {}, [], missing_is_rare=False).in_vocabulary("dog")  # corpus counts: seen words only
     with pytest.raises(ConfigError, match="'rare_words' must be one of"):
@@ -214,7 +219,10 @@ def test_default_build(wnlampro_build):
         assert r["key"] not in CLOSED_CLASS and r["keyword_corpus_count"] is None  # wordfreq: no corpus counts
     assert meta["signature"].startswith(f"wnlampro@{WNLaMProBuilder.version}|wordnet:3.0|freq:wordfreq-")
     assert "hypernym/using" not in rows and "cohyponym/using" not in rows and "cohyponym/building" in rows  # no gerund keys
-    assert "|dict:american-english-huge-" in meta["signature"]  # the rare bin's word list is a named source
+    assert "|dict:" not in meta["signature"]  # V is WordNet's: no word list is read
+    assert "hypernym/acanthi" in rows or "cohyponym/acanthi" in rows  # an irregular plural WordNet lists (acanthus)
+    assert any("-" in r["key"] and r["keyword_bin"] == "rare" for r in rows.values())  # hyphenated lemmas, binned rare
+    assert "dict" in {s.kind for s in WNLaMProBuilder().sources(Config(rare_words="dictionary"))}  # a named source there
     summary = WNLaMProBuilder().summary(data)
     ratios = [float(x) for x in re.findall(r"(\d+\.\d+)x", summary)]
     assert len(ratios) == 10 and all(0.5 <= r <= 2.0 for r in ratios), summary  # every Table 4 cell within 0.5x-2x
@@ -360,18 +368,21 @@ def test_compare_names_the_rule_that_leaves_a_published_keyword_out(wn, tmp_path
 
     rates = {"algorithms": 500.0, "algorithm": 5000.0, "using": 1e4, "run": 1e5, "will": 1e5, "dog": 1e5, "cat": 1e5,
              "sunday": 1e5, "aachen": 1e4, "happier": 1e4}
-    ctx = _ctx(wn, rates, ["dog", "animal", "canine", "carnivore", "mammal"])
+    ctx = _ctx(wn, rates, ["dog", "animal", "canine", "carnivore", "mammal"], rare_words="dictionary")
     expected = {"algorithms": "marked_plural", "by-product": "hyphen_or_dot", "zzxq": "not_in_v", "the": "no_sense",
                 "aachen": "named_entity", "sunday": "targets", "using": "verb_form", "run": "part_of_speech",
                 "will": "closed_class", "cat": "targets", "poodle": "unexplained"}
     assert {w: why_missing(ctx, w, "hypernym") for w in expected} == expected
     assert why_missing(ctx, "happier", "antonym") == "inflected_adjective"
-    assert why_missing(_ctx(wn, {"acts": 1e4}, [], keyword_forms="lemma", capitalized=False), "acts", "hypernym") == "inflected"
-    assert why_missing(_ctx(wn, {"amphoras": 5.0}, []), "amphoras", "hypernym") == "marked_plural"  # amphorae is not
-    inflected = _ctx(wn, rates, ["dog", "animal", "canine", "rule", "procedure", "formula"], keyword_forms="inflected")
+    assert why_missing(_ctx(wn, {"acts": 1e4}, [], keyword_forms="lemma", capitalized=False, rare_words="dictionary"), "acts", "hypernym") == "inflected"
+    assert why_missing(_ctx(wn, {"amphoras": 5.0}, [], rare_words="dictionary"), "amphoras", "hypernym") == "marked_plural"  # amphorae is not
+    inflected = _ctx(wn, rates, ["dog", "animal", "canine", "rule", "procedure", "formula"], keyword_forms="inflected", rare_words="dictionary")
     assert why_missing(inflected, "dogs", "hypernym") == "inflected_unlisted"  # attested by WordNet's text, not listed
     assert why_missing(inflected, "algorithms", "hypernym") == "unexplained"  # a keyword of that build
-    assert why_missing(_ctx(wn, rates, [], capitalized=False), "sunday", "hypernym") == "capitalized"
+    assert why_missing(_ctx(wn, rates, [], capitalized=False, rare_words="dictionary"), "sunday", "hypernym") == "capitalized"
+    # the default V holds every WordNet word: a hyphenated lemma then lacks only targets, a non-word stays out
+    default = _ctx(wn, rates, ["dog", "animal", "canine", "carnivore", "mammal"])
+    assert [why_missing(default, w, "hypernym") for w in ("by-product", "the", "zzxq")] == ["targets", "not_in_v", "not_in_v"]
 
     def entries(keys, relation="hypernym", split="test"):
         return "".join(f"{k}{i}\t{split}\t{k} (n,4.0,{c})\t{relation}\tanimal (n,5.0,90000)\n" for i, (k, c) in enumerate(keys))
@@ -447,7 +458,7 @@ def test_compare_reads_a_keyword_list(wn, tmp_path):
     result = compare_keywords(read_keyword_list(path), ours, ctx, share=0.5)
     assert (result.ours, result.theirs, result.shared) == (2, 3, 1)
     assert result.theirs_among_ours == 1 / 3 and result.ours_among_theirs == 1.0  # 1 / (0.5 x 2)
-    assert result.missing == {"hyphen_or_dot": ["by-product"], "targets": ["cat"]}
+    assert result.missing == {"targets": ["by-product", "cat"]}  # the default V holds the hyphenated lemma
     assert result.extra == {"frequent": ["good"]} and result.per_relation == {} and result.cells == {}
     assert compare_keywords(["poodle"], ours, ctx).ours_among_theirs == 0.5
     text = render(result)

@@ -16,17 +16,24 @@ class SubjVerbAgreement(Rule):
     description = "the number of the finite verb swapped"
 
     def candidates(self, analysis) -> list[Edit]:
-        words, out, seen_finite = analysis.words, [], False
+        words, out, seen_finite, start, modal = analysis.words, [], False, 0, False
         for i, w in enumerate(words):
+            if w.upos == "PUNCT" or w.upos == "SCONJ":
+                start, modal = i + 1, False  # a new clause
             if w.upos == "PUNCT" or w.upos in ("CCONJ", "SCONJ"):
-                seen_finite = False  # a new clause
+                seen_finite = False  # coordinated clauses ("und sie ging") have a finite verb of their own
             finite = w.upos in ("VERB", "AUX") and w.values("VerbForm") == {"Fin"}
             first, seen_finite = finite and not seen_finite, seen_finite or finite
-            # Only a clause's first finite verb: a second one is usually a mis-tagged infinitive (denken können).
-            if not first or w.values("Mood") & {"Imp"}:
+            # Only a clause's first finite verb: a second one is usually a mis-tagged infinitive (denken können), as
+            # is one in the infinitive's form after a modal, across coordinated nouns ("kann zu A und B führen").
+            infinitive_after_modal = modal and w.text.lower() == w.lemma.lower()
+            modal = modal or (finite and w.xpos == "VMFIN")
+            if not first or infinitive_after_modal or w.values("Mood") & {"Imp"}:
                 continue
-            near = [x.text.lower() for x in words[max(0, i - 2): i + 3] if x.upos != "PUNCT"]
-            if set(near) & _AMBIGUOUS_SUBJECTS:
+            # an ambiguous pronoun anywhere in the clause before the verb ("dass sie ... benötigt werde") or just after
+            clause = [x.text.lower() for x in words[start: i + 3] if x.upos != "PUNCT"]
+            near = clause[-5:]
+            if set(clause) & _AMBIGUOUS_SUBJECTS:
                 continue
             person = w.values("Person")
             if person == {"3"} and not set(near) & set(_PERSONAL_SUBJECTS):
