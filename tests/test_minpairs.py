@@ -882,3 +882,20 @@ def test_a_reduced_precision_run_not_checked_says_why(tiny_models, tmp_path):
     assert runner.precision_check(Aggregates(), bf16, [{"id": "a"}], run, 32) == {
         "dtype": "bfloat16", "checked": False, "why": "vast reports aggregates only, no per-item decision"}
     assert runner.precision_check(Aggregates(), load_model(str(tiny_models["gpt2"])), [{"id": "a"}], run, 32) is None  # float32
+
+
+def test_rules_leave_names_tags_and_ambiguous_subjects_alone():
+    """Ding replaces no noun that belongs to a name after it; "ob ... oder nicht" keeps its nicht (a tag that negates
+    nothing); no number swap in a clause whose subject may be "sie" (she/they) anywhere before the verb, nor of an
+    infinitive after a modal; the authors' behaviour under --faithful."""
+    assert _offline("placeholder_ding", "Er traf Annalena Baerbock im Haus.") == ["Er traf Annalena Baerbock im Ding."]
+    assert "Er traf Ding Baerbock im Haus." in _offline("placeholder_ding", "Er traf Annalena Baerbock im Haus.", faithful=True)
+    assert _offline("polarity_particle_nicht_del", "Es ist offen, ob die Zinsen steigen oder nicht.") == []
+    assert _offline("polarity_particle_nicht_del", "Ob er kommt oder nicht, wir gehen.") == []
+    assert _offline("polarity_particle_nicht_del", "Es ist offen, ob die Zinsen steigen oder nicht.", faithful=True) == [
+        "Es ist offen, ob die Zinsen steigen oder."]
+    assert _offline("polarity_particle_nicht_del", "Er kommt oder nicht mehr.") == ["Er kommt oder mehr."]
+    said = _offline("subj_verb_agreement", "Er sagte, dass sie hinter den Kulissen nicht benötigt werde.")
+    assert said == ["Er sagten, dass sie hinter den Kulissen nicht benötigt werde."]  # werde stays: sie may be plural
+    modal = _offline("subj_verb_agreement", "Die Vernetzung kann zu mehr Sicherheit und Effizienz führen.")
+    assert modal == ["Die Vernetzung können zu mehr Sicherheit und Effizienz führen."]  # führen is kann's infinitive
