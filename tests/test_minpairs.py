@@ -890,6 +890,8 @@ def test_rules_leave_names_tags_and_ambiguous_subjects_alone():
     infinitive after a modal; the authors' behaviour under --faithful."""
     assert _offline("placeholder_ding", "Er traf Annalena Baerbock im Haus.") == ["Er traf Annalena Baerbock im Ding."]
     assert "Er traf Ding Baerbock im Haus." in _offline("placeholder_ding", "Er traf Annalena Baerbock im Haus.", faithful=True)
+    assert _offline("placeholder_ding", 'Das berichtete die "Wirtschaftswoche" am Mittwoch.') == [
+        'Das berichtete die "Wirtschaftswoche" am Ding.']  # a title quoted alone is a name
     assert _offline("polarity_particle_nicht_del", "Es ist offen, ob die Zinsen steigen oder nicht.") == []
     assert _offline("polarity_particle_nicht_del", "Ob er kommt oder nicht, wir gehen.") == []
     assert _offline("polarity_particle_nicht_del", "Es ist offen, ob die Zinsen steigen oder nicht.", faithful=True) == [
