@@ -197,6 +197,7 @@ class HubQueue(Queue):
 
         self.repo_id = repo_id
         self.api = api if api is not None else HfApi(token=token)
+        self._texts: dict[str, str] = {}  # file contents by git blob id: a change downloads only what it changed
 
     def __str__(self) -> str:
         return f"hf:{self.repo_id}"
@@ -206,11 +207,19 @@ class HubQueue(Queue):
         return Path(local).read_text(encoding="utf-8")
 
     def _snapshot(self) -> tuple[str, list[Request], dict]:
+        """The head revision, its requests and settings: one listing of the tree, and a download for each file whose
+        blob this queue has not read yet."""
         head = self.api.repo_info(self.repo_id, repo_type="dataset").sha
-        files = self.api.list_repo_files(self.repo_id, repo_type="dataset", revision=head)
-        requests = [Request.from_json(self._read(f, head), f"hf:{self.repo_id}/{f}")
-                    for f in sorted(files) if f.startswith("requests/") and f.endswith(".json")]
-        settings = json.loads(self._read(SETTINGS_FILE, head)) if SETTINGS_FILE in files else {}
+        blobs = {e.path: e.blob_id for e in self.api.list_repo_tree(self.repo_id, repo_type="dataset", revision=head, recursive=True)
+                 if getattr(e, "blob_id", None)}  # files; folders have none
+        texts = {}
+        for path, blob in blobs.items():
+            if path.startswith("requests/") and path.endswith(".json") or path == SETTINGS_FILE:
+                texts[blob] = self._texts[blob] if blob in self._texts else self._read(path, head)
+        self._texts = texts  # only the current files' contents are kept
+        requests = [Request.from_json(texts[blob], f"hf:{self.repo_id}/{path}")
+                    for path, blob in sorted(blobs.items()) if path.startswith("requests/") and path.endswith(".json")]
+        settings = json.loads(texts[blobs[SETTINGS_FILE]]) if SETTINGS_FILE in blobs else {}
         return head, sorted(requests, key=lambda r: (r.submitted, r.id)), {**DEFAULT_SETTINGS, **settings}
 
     def settings(self) -> dict:

@@ -89,15 +89,22 @@ class FakeHub:
     unless the parent is the head, as the Hub does; files are read at a revision."""
 
     def __init__(self, root: Path):
-        self.root, self.commits = root, [{}]
+        self.root, self.commits, self.downloads = root, [{}], 0
 
     def repo_info(self, repo_id, repo_type=None):
         return type("Info", (), {"sha": str(len(self.commits) - 1)})()
 
-    def list_repo_files(self, repo_id, repo_type=None, revision=None):
-        return sorted(self.commits[int(revision)])
+    def list_repo_tree(self, repo_id, repo_type=None, revision=None, recursive=False):
+        import hashlib
+
+        from huggingface_hub.hf_api import RepoFile, RepoFolder
+
+        files = self.commits[int(revision)]
+        yield from (RepoFolder(path=p, oid="tree") for p in sorted({f.split("/")[0] for f in files if "/" in f}))
+        yield from (RepoFile(path=f, size=len(text), oid=hashlib.sha1(text.encode()).hexdigest()) for f, text in sorted(files.items()))
 
     def hf_hub_download(self, repo_id, filename, repo_type=None, revision=None):
+        self.downloads += 1
         path = self.root / f"{revision}-{filename.replace('/', '_')}"
         path.write_text(self.commits[int(revision)][filename])
         return str(path)
@@ -125,6 +132,20 @@ def test_hub_queue_claim_is_one_commit_on_the_parent_it_read(tmp_path):
         b.api.create_commit("org/requests", [], "stale", parent_commit=head)
     assert b.claim("B") is None
     assert [r.status for r in b.requests()] == ["RUNNING"] and b.requests()[0].worker == "A"
+
+
+def test_hub_queue_downloads_only_the_files_a_change_touched(tmp_path):
+    hub = FakeHub(tmp_path)
+    q = HubQueue("org/requests", api=hub)
+    for i in range(1, 6):
+        q.add(_request(i))
+    q.requests()
+    before = hub.downloads
+    q.claim("A")  # reads the queue (nothing new), commits r1
+    assert hub.downloads == before
+    assert [r.status for r in q.requests()].count("RUNNING") == 1 and hub.downloads == before + 1  # r1's new blob only
+    fresh = HubQueue("org/requests", api=hub)
+    assert len(fresh.requests()) == 5 and hub.downloads == before + 6  # a new reader reads every file once
 
 
 def _worker(queue: Path, results: Path, runs: Path, *extra) -> subprocess.Popen:
