@@ -186,6 +186,10 @@ class LocalQueue(Queue):
             return request
 
 
+def _is_request(path: str) -> bool:
+    return path.startswith("requests/") and path.endswith(".json")
+
+
 class HubQueue(Queue):
     """A Hub dataset repository holding ``requests/<id>.json``: each change is one commit whose ``parent_commit`` is
     the revision it read, so a change made on a stale view is refused by the Hub and tried again on a fresh one."""
@@ -210,16 +214,14 @@ class HubQueue(Queue):
         """The head revision, its requests and settings: one listing of the tree, and a download for each file whose
         blob this queue has not read yet."""
         head = self.api.repo_info(self.repo_id, repo_type="dataset").sha
-        blobs = {e.path: e.blob_id for e in self.api.list_repo_tree(self.repo_id, repo_type="dataset", revision=head, recursive=True)
-                 if getattr(e, "blob_id", None)}  # files; folders have none
-        texts = {}
-        for path, blob in blobs.items():
-            if path.startswith("requests/") and path.endswith(".json") or path == SETTINGS_FILE:
-                texts[blob] = self._texts[blob] if blob in self._texts else self._read(path, head)
-        self._texts = texts  # only the current files' contents are kept
-        requests = [Request.from_json(texts[blob], f"hf:{self.repo_id}/{path}")
-                    for path, blob in sorted(blobs.items()) if path.startswith("requests/") and path.endswith(".json")]
-        settings = json.loads(texts[blobs[SETTINGS_FILE]]) if SETTINGS_FILE in blobs else {}
+        tree = self.api.list_repo_tree(self.repo_id, repo_type="dataset", revision=head, recursive=True)
+        blobs = {e.path: e.blob_id for e in tree  # files (folders have no blob id): requests and the settings
+                 if getattr(e, "blob_id", None) and (_is_request(e.path) or e.path == SETTINGS_FILE)}
+        # only the current files' contents are kept
+        self._texts = {blob: self._texts[blob] if blob in self._texts else self._read(path, head) for path, blob in blobs.items()}
+        requests = [Request.from_json(self._texts[blob], f"hf:{self.repo_id}/{path}")
+                    for path, blob in sorted(blobs.items()) if _is_request(path)]
+        settings = json.loads(self._texts[blobs[SETTINGS_FILE]]) if SETTINGS_FILE in blobs else {}
         return head, sorted(requests, key=lambda r: (r.submitted, r.id)), {**DEFAULT_SETTINGS, **settings}
 
     def settings(self) -> dict:

@@ -148,7 +148,8 @@ the original file gives every target a part of speech too; an untagged gerund su
 target); hypernyms include WordNet instance hypernyms. Closed-class words are NLTK's list plus the modals
 and prepositions it lacks (`may`, `despite`). Known losses of the dominant-use rule: adjectives used more
 often otherwise (`open`, `right`, `male`, `female`, `married`, `closed`) are no antonym keys or targets.
-Without a corpus, V has no hyphenated or dotted word (wordfreq splits them, so it gives them no rate).
+Without a corpus, hyphenated and dotted words are in V only as WordNet lemmas (`rare_words=wordnet`), binned rare:
+wordfreq splits them, so it gives them no rate.
 A noun key is no inflected verb form whose noun senses WordNet never saw tagged (`using`). Keywords are
 WordNet lemmas, looked up case-blind as the authors' nltk lookup: a lemma WordNet spells only capitalized
 (`Tuesday`, `Dane`) is a keyword in lower case by its class senses; a named entity (only instance senses:

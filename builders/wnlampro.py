@@ -137,6 +137,7 @@ class _Context:
     dictionary: frozenset[str] = frozenset()  # rare_words=dictionary
     _target_cache: dict = field(default_factory=dict)
     _hyponym_cache: dict = field(default_factory=dict)
+    _noun_senses: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.config.faithful:  # the authors' rules, read from Config like any other choice
@@ -207,7 +208,11 @@ class _Context:
     def common_sense(self, word: str, synset) -> bool:
         """``synset`` is among ``word``'s ``cohyponym_sense_rank`` most frequent noun senses (WordNet's order)."""
         rank = self.config.cohyponym_sense_rank
-        return not rank or synset in self.wn.synsets(word, "n")[:rank]
+        if not rank:
+            return True
+        if word not in self._noun_senses:  # a target word recurs under many hypernyms
+            self._noun_senses[word] = self.wn.synsets(word, "n")[:rank]
+        return synset in self._noun_senses[word]
 
     def is_word(self, word: str) -> bool:
         """A word of English by WordNet (its base forms included), its text or the dictionary."""
@@ -440,8 +445,9 @@ class WNLaMProBuilder(Builder):
         lemma_lists = tuple(sorted(w for w in wn.all_lemma_names(pos) if WORD.fullmatch(w)) for pos in "na")
         if ctx.config.keyword_forms == "lemma":
             return lemma_lists
-        # Inflected forms come from the frequency source only: the rare-word extension (a word list, WordNet's
-        # glosses) stands in for corpus attestation of lemmas, and a word list spells out every regular plural.
+        # Inflected forms come from the frequency source, and with rare_words=wordnet from WordNet's own exception list
+        # too; never from a word list or WordNet's glosses, which stand in for corpus attestation of lemmas only (a
+        # word list spells out every regular plural).
         if ctx.config.keyword_forms == "unmarked":
             every = set(lemmas)
             listed = set(ctx.freq.rates)
