@@ -91,6 +91,11 @@ def test_targets_pass_the_keyword_conditions(wn):
     assert {"may", "despite"} <= CLOSED_CLASS and not _ctx(wn, {}, ["using"]).target("using", "n")
     assert _ctx(wn, {}, []).other_words("cow", ["cows", "cattle"]) == {"cattle"}
     assert _ctx(wn, {}, [], faithful=True).other_words("cow", ["cows", "cattle"]) == {"cows", "cattle"}
+    # a cohyponym target in one of its word's four most frequent noun senses; --faithful takes C' as the paper writes it
+    confession = wn.synsets("confession", "n")[4]  # a doctrine's statement: confession's fifth sense
+    ctx = _ctx(wn, {}, [])
+    assert not ctx.common_sense("confession", confession) and ctx.common_sense("confession", wn.synsets("confession", "n")[0])
+    assert _ctx(wn, {}, [], faithful=True).common_sense("confession", confession)
     assert _ctx(wn, {}, []).is_word("dog") and not _ctx(wn, {}, []).is_word("prtal")  # a corruption must be no word
 
 
