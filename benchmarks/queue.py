@@ -27,6 +27,7 @@ DEFAULT_SETTINGS = {
     "profile": "full",  # the submission profile every request is scored with (quick: a CPU's)
     "suite": "all",  # the benchmarks of the suite
     "dtype": "float32",  # what a submission computes in unless it asks otherwise
+    "data": {},  # benchmark -> its data (folder, file or HUB_ID@REVISION) for one with no default data, or in its place
 }
 
 
