@@ -901,3 +901,53 @@ def test_rules_leave_names_tags_and_ambiguous_subjects_alone():
     assert said == ["Er sagten, dass sie hinter den Kulissen nicht benötigt werde."]  # werde stays: sie may be plural
     modal = _offline("subj_verb_agreement", "Die Vernetzung kann zu mehr Sicherheit und Effizienz führen.")
     assert modal == ["Die Vernetzung können zu mehr Sicherheit und Effizienz führen."]  # führen is kann's infinitive
+
+
+def _round_trip(folder, out):
+    """Rows read from a DistilLingEval ``folder`` as ``score --data`` reads them, written back in the layout: every
+    file byte for byte as it was. Returns the checked data."""
+    from wordbench.benchmarks.hub import load_data
+
+    _, data = load_data("minpairs", str(folder), progress=False)
+    sets = write_distillingeval(list(data["default"]["test"]), out)
+    for name in sets:
+        for file in ("src.en", "tgt.correct.de", "tgt.incorrect.de"):
+            assert (out / name / file).read_bytes() == (folder / name / file).read_bytes(), (name, file)
+    return data
+
+
+def test_authors_text_with_zero_width_spaces_and_soft_hyphens_imports_exactly(tiny_models, tmp_path):
+    """WMT text holds zero-width spaces and soft hyphens in sources and references: a pair shares them on both sides,
+    so they are kept as published and counted per column, in the run's summary too; the folder round-trips exactly."""
+    folder = tmp_path / "distil"
+    _distil_set(folder, "clause_omission.human", ["According t\u200bo him, it rains.", "It rains  \u200b\u200b today."],
+                ["Ihm zufolge regnet es.", "Es regnet heute."], ["Ihm zufolge.", "Es regnet."])
+    _distil_set(folder, "placeholder_ding.human", ["The house is old."],
+                ["Das Haus ist ur\u00adalt und schön\u200b."], ["Das Ding ist ur\u00adalt und schön\u200b."])
+    data = _round_trip(folder, tmp_path / "again")
+    assert data.invisible_text == {"default": {"source": 2, "correct": 1, "incorrect": 1, "reference": 1}}
+    from wordbench.benchmarks.runner import score
+    from wordbench.scorers.models import load_model
+
+    run = score("minpairs", load_model(str(tiny_models["gpt2"])), str(folder), out=tmp_path / "runs", progress=False,
+                max_new_tokens=2, prompt="E: {source}\\nG:")
+    summary = json.loads((run.path / "summary.json").read_text())
+    assert summary["n"] == 3 and summary["invisible_text"] == {"default": {"source": 2, "correct": 1, "incorrect": 1, "reference": 1}}
+
+
+def test_the_authors_development_slice_imports_exactly(tmp_path):
+    """The authors' development slice (../shared/reference/minpairs, absent from a fresh clone) loads as ``score --data``
+    reads it and every pair round-trips; its rows with characters a model cannot see are counted."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "shared" / "reference" / "minpairs"
+    if not folder.is_dir():
+        pytest.skip("the authors' development slice is not beside this checkout (../shared/reference/minpairs)")
+    data = _round_trip(folder, tmp_path / "again")
+    lines = sum(len((folder / s / "src.en").read_text(encoding="utf-8").splitlines()) for s in map(str, data_sets(folder)))
+    assert data["default"]["test"].num_rows == lines
+    assert sum(n for columns in data.invisible_text.values() for n in columns.values()) >= 1
+
+
+def data_sets(folder):
+    return sorted(p.name for p in folder.iterdir() if p.is_dir())

@@ -27,7 +27,7 @@ from wordbench.errors import ConfigError, SourceError
 from wordbench.identity import model_version
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt, template_problem
 
-from ..base import Builder
+from ..base import Builder, free_text
 from ..sources.base import SourceInfo, file_sha8, seeded_key
 from ..sources.german import Analysis, load_analyzer
 from ..sources.parallel import TRANS_DE_EN, Pair, load_pairs, parallel_info, parallel_problem, sentence_lines
@@ -154,9 +154,10 @@ class MinPairsBuilder(Builder):
     fields = {
         "id": "stable pair id", "phenomenon": "the error type (one rule each, section 3.1)",
         "reference_type": "human: the human translation edited; mt: a machine translation of the same source edited",
-        "source": "the English source sentence", "correct": "the German reference", "incorrect": "the contrastive variant",
+        "source": free_text("the English source sentence"), "correct": free_text("the German reference"),
+        "incorrect": free_text("the contrastive variant"),
         "edit": "character span of the reference that was replaced (start, end, before, after)",
-        "pair_id": "id of the source-reference pair the variant comes from", "reference": "the human reference",
+        "pair_id": "id of the source-reference pair the variant comes from", "reference": free_text("the human reference"),
         "system": "the MT system of a machine reference (empty for human ones)",
         "sentences": "references the rule was tried on", "pairs": "contrastive pairs made",
         **{f"dropped_{d}": f"references dropped: {d.replace('_', ' ')}" for d in DROPS},
