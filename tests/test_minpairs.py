@@ -407,9 +407,9 @@ def _analyzer():
     return OfflineAnalyzer()
 
 
-def _offline(rule, text, faithful=False):
+def _offline(rule, text, faithful=False, every_position=False):
     (a,) = _analyzer().analyze([text])
-    return [e.apply(text) for e in RULES[rule](faithful=faithful).candidates(a)]
+    return [e.apply(text) for e in RULES[rule](faithful=faithful, every_position=every_position).candidates(a)]
 
 
 def test_offline_rules_on_real_sentences_after_fixes():
@@ -432,32 +432,42 @@ def test_rules_against_the_defects_found_in_the_authors_sets():
     # kein -> ein has no plural: "eine Kinder" is no German
     assert _offline("polarity_particle_kein_del", "Er hat keine Kinder.") == []
     assert _offline("polarity_particle_kein_del", "Das ist kein Problem.") == ["Das ist ein Problem."]
-    # un- words whose rest is no positive counterpart
-    assert _offline("polarity_affix_del", "Es war ein schwerer Unfall.") == []
+    # un- words whose rest is no word in use, or a stem longer than the authors' sets vary (every_position varies it)
+    assert _offline("polarity_affix_del", "Er hat einen unersättlichen Hunger.") == []  # no "ersättlich"
     assert _offline("polarity_affix_del", "Der Abend war unvergesslich.") == []
-    assert _offline("polarity_affix_del", "Das freut mich ungemein.") == []  # an intensifier (the independent reader)
+    assert _offline("polarity_affix_del", "Der Abend war unvergesslich.", every_position=True) == ["Der Abend war vergesslich."]
     assert _offline("polarity_affix_del", "Das Ergebnis war unerwartet.") == ["Das Ergebnis war erwartet."]
 
 
 @pytest.mark.parametrize("sentence, variants", [
-    # an un- word is not excluded for the letters it begins with (uni-, unser-, unze-, unrat-)
-    ("Der Film war uninteressant.", ["Der Film war interessant."]),
+    # un- + a word in use: adjectives, adverbs, participles and nouns, whatever letters follow un
     ("Das Angebot wirkt unseriös.", ["Das Angebot wirkt seriös."]),
     ("Diese Methode ist unzeitgemäß.", ["Diese Methode ist zeitgemäß."]),
     ("Es ist unratsam, das zu tun.", ["Es ist ratsam, das zu tun."]),
-    # a positive the lexicon knows only as a lemma, a -keit noun of an adjective, or a compound of known parts
+    ("Das ist ungut.", ["Das ist gut."]),  # a three-letter stem
+    ("Die Unschuld des Mannes ist bewiesen.", ["Die Schuld des Mannes ist bewiesen."]),  # a noun keeps its capital
+    ("Unklar ist, ob er kommt.", ["Klar ist, ob er kommt."]),
+    # a positive the lexicon knows only as the lemma's rest
     ("Die unsittliche Geste fiel auf.", ["Die sittliche Geste fiel auf."]),
-    ("Die Unerträglichkeit der Lage war klar.", ["Die Erträglichkeit der Lage war klar."]),
-    ("Die Unsicherheitsmarge ist groß.", ["Die Sicherheitsmarge ist groß."]),
-    ("Das Unabhängigkeitsreferendum scheiterte.", ["Das Abhängigkeitsreferendum scheiterte."]),
-    # augmentative and pejorative un-, their compounds, and words that only begin with un
-    ("Im Garten wächst viel Unkraut.", []),
-    ("An der Unfallstelle standen viele Leute.", []),
+    # no judgement of meaning beyond the lookup, as the authors' sets (unlängst -> längst, unheimlich -> heimlich)
+    ("Er war unlängst in Berlin.", ["Er war längst in Berlin."]),
+    # a stem longer than nine letters is not varied, as in the authors' sets; every_position varies it
+    ("Der Film war uninteressant.", []),
+    ("Die Unsicherheitsmarge ist groß.", []),
+    # no positive in use, a hyphen or a name: nothing
     ("Das wird auf Unionsebene entschieden.", []),
     ("Er lebt seit Jahren in Ungarn.", []),
+    ("Das ist ein Un-Ding.", []),
 ])
 def test_affix_deletion_generalises(sentence, variants):
     assert _offline("polarity_affix_del", sentence) == variants
+
+
+def test_affix_deletion_every_position_varies_long_stems_and_anchors_the_lemma():
+    assert _offline("polarity_affix_del", "Der Film war uninteressant.", every_position=True) == ["Der Film war interessant."]
+    assert _offline("polarity_affix_del", "Die Unsicherheitsmarge ist groß.", every_position=True) == []  # no word in use
+    (a, b), rule = _analyzer().analyze(["Der Plan war unpopulär.", "Es waren unpopuläre Pläne."]), RULES["polarity_affix_del"]()
+    assert [e.anchors for e in rule.candidates(a)] == [e.anchors for e in rule.candidates(b)] == [("unpopulär",)]
     # first and second person beside an unambiguous subject pronoun
     assert _offline("subj_verb_agreement", "Wir haben keinen Hunger.") == ["Wir habe keinen Hunger."]
     assert _offline("subj_verb_agreement", "Du gehst nach Hause.") == ["Du geht nach Hause."]
@@ -646,7 +656,7 @@ def test_hypercorrect_genitive_bare_plurals_and_quantifiers():
         "Der Yen hat einen Höchststand seit mehrerer Jahre erreicht."]
     assert _offline("hypercorrect_genitive", "Die Firmen verteidigen ihr Revier gegenüber neuen Konkurrenten.") == [
         "Die Firmen verteidigen ihr Revier gegenüber neuer Konkurrenten."]
-    assert _offline("polarity_affix_del", "Die Malerei ist etwas unausgewogen.") == ["Die Malerei ist etwas ausgewogen."]  # HanTa: VVPP
+    assert _offline("polarity_affix_del", "Die Malerei ist etwas ungeklärt.") == ["Die Malerei ist etwas geklärt."]  # HanTa: VVPP
 
 
 def test_model_family_is_checked_from_its_config_before_the_weights(tiny_models, tmp_path, monkeypatch):
@@ -675,10 +685,12 @@ def test_rules_against_the_authors_development_slice():
     folder = Path(__file__).resolve().parents[2] / "shared" / "reference" / "minpairs"
     if not folder.is_dir():
         pytest.skip("the authors' development slice is not beside this checkout (../shared/reference/minpairs)")
+    default = {r.name: r for r in compare_sets(folder)}
     faithful = {r.name.split(".")[0]: r for r in compare_sets(folder, faithful=True)}
     assert min(r.fires for r in faithful.values()) >= 0.9
     assert min(r.theirs_among_ours for r in faithful.values()) >= 0.9
-    assert faithful["polarity_affix_del"].exact >= 0.97
+    for ref in ("human", "mt"):  # the bar for the affix rule's exact variant sets, on the wider affix slice
+        assert default[f"polarity_affix_del.{ref}"].exact >= 0.95 and default[f"polarity_affix_del.{ref}"].sentences >= 100
     for name in ("placeholder_ding", "clause_omission", "hypercorrect_genitive"):
         assert faithful[name].per_sentence_ours == faithful[name].per_sentence_theirs == 1.0
 

@@ -78,7 +78,8 @@ class Config(Spec):
     max_per_phenomenon: int | None = opt(None, "a seeded sample of each phenomenon x reference type", ge=1)
     variants: Literal["paper", "all", "one"] = opt("paper", "paper: as the authors' sets, one seeded variant per edited position, one per "
                                                      "sentence for placeholder_ding, clause_omission and hypercorrect_genitive; all: every "
-                                                     "distinct variant (np_agreement: every determiner); one: one seeded variant per sentence")
+                                                     "distinct variant (np_agreement: every determiner; polarity_affix_del: stems longer than the authors' too); "
+                                                     "one: one seeded variant per sentence")
     seed: int = seed_opt()
     faithful: bool = faithful_opt()
 
@@ -146,7 +147,7 @@ def licensed(edits: Sequence[Edit], human_edits: Sequence[Edit]) -> list[Edit]:
 
 class MinPairsBuilder(Builder):
     name = "minpairs"
-    version = "1.7.0"
+    version = "1.8.0"
     Config = Config
     schema = {"default": FEATURES, "counts": COUNT_FEATURES}
     configs = ("default", "counts")

@@ -6,9 +6,10 @@ no in-, ir-, a-, -los or -frei); a word counts as negated when it is an adjectiv
 is un- + a positive form; the positive form exists when the rest, as written (a noun keeps its capital), or the rest
 of the un-word's lemma is a form the German lexicon knows and that is attested in present-day German (wordfreq's
 German list). Like the authors, the rule makes no judgement of meaning beyond that lookup (unlängst -> längst,
-unheimlich -> heimlich are in their sets), and it looks up a short positive only: a stem of at most
-``MAX_STEM`` letters, as in the authors' sets, which hold no un-word longer than that (a lookup of whole words in a
-word-level vocabulary, where unpersönlich, Unfreundlichkeit or unvergesslich are not varied). The variant's anchor
+unheimlich -> heimlich are in their sets), and it varies a short stem only, of at most ``MAX_STEM`` letters: in the
+authors' sets stems of 9 letters are the most frequent length and none is longer (unpersönlich, Unfreundlichkeit,
+unvergesslich stand unvaried beside a varied un-word), the mark of a bounded lookup. ``variants=all`` (every
+position) varies longer stems too (uninteressant -> interessant). The variant's anchor
 (the phenomenon word a machine reference must share with its human reference, section 3.3) is the un-word's lemma
 (a participle's own form), so "unpopulären" is validated by a human "unpopulär".
 """
@@ -20,7 +21,7 @@ from ..morph import is_word
 
 PREFIX = "un"
 MIN_STEM = 3  # ungut -> gut
-MAX_STEM = 9  # unersetzbar -> ersetzbar; see the module's note
+MAX_STEM = 9  # unersetzbar -> ersetzbar; see the module's note (no bound with every_position)
 
 
 @lru_cache(maxsize=None)
@@ -54,7 +55,8 @@ class PolarityAffixDel(Rule):
         for w in analysis.words:
             rest = w.text[len(PREFIX):]
             adjectival = w.upos in ("ADJ", "ADV", "NOUN") or w.xpos == "VVPP"  # a participle: unausgewogen, ungeklärt
-            if not adjectival or w.text[:len(PREFIX)].lower() != PREFIX or not rest.isalpha() or not MIN_STEM <= len(rest) <= MAX_STEM:
+            too_long = len(rest) > MAX_STEM and not self.every_position
+            if not adjectival or w.text[:len(PREFIX)].lower() != PREFIX or not rest.isalpha() or len(rest) < MIN_STEM or too_long:
                 continue
             # A noun and a sentence-initial word keep their capital (Unklar ist ... -> Klar ist ...).
             capital = w.upos == "NOUN" or w.text[:1].isupper()
