@@ -158,6 +158,13 @@ def _build(overrides):
     return builder.build(parse_overrides(builder.Config, overrides))
 
 
+def _config(overrides):
+    from wordbench.builders.base import parse_overrides
+    from wordbench.builders.minpairs.builder import Config
+
+    return parse_overrides(Config, overrides)
+
+
 def test_build_human_pairs_all_phenomena(parallel):
     data = _build({"parallel": parallel, "analyzer": "offline"})
     rows = list(data["default"]["test"])
@@ -916,15 +923,26 @@ def test_rules_leave_names_tags_and_ambiguous_subjects_alone():
 
 
 def _round_trip(folder, out):
-    """Rows read from a DistilLingEval ``folder`` as ``score --data`` reads them, written back in the layout: every
-    file byte for byte as it was. Returns the checked data."""
+    """A DistilLingEval ``folder`` read as ``score --data`` reads it, and built with ``build --set import=``: the build's
+    pairs are the folder's, and its DistilLingEval export holds every file byte for byte as it was. Returns the data."""
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks.cli import cli
     from wordbench.benchmarks.hub import load_data
 
     _, data = load_data("minpairs", str(folder), progress=False)
-    sets = write_distillingeval(list(data["default"]["test"]), out)
-    for name in sets:
+    result = CliRunner().invoke(cli, ["build", "minpairs", "--set", f"import={folder}", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "kept as published: " in result.output  # the count of rows with characters a model cannot see
+    _, built = load_data("minpairs", str(out), progress=False)
+    pair = ("source", "correct", "incorrect", "phenomenon", "reference_type")
+    assert [tuple(r[k] for k in pair) for r in built["default"]["test"]] == [tuple(r[k] for k in pair) for r in data["default"]["test"]]
+    assert built.invisible_text == data.invisible_text
+    names = sorted(p.name for p in folder.iterdir() if p.is_dir())
+    assert sorted(p.name for p in (out / "distillingeval").iterdir()) == names
+    for name in names:
         for file in ("src.en", "tgt.correct.de", "tgt.incorrect.de"):
-            assert (out / name / file).read_bytes() == (folder / name / file).read_bytes(), (name, file)
+            assert (out / "distillingeval" / name / file).read_bytes() == (folder / name / file).read_bytes(), (name, file)
     return data
 
 
@@ -956,10 +974,22 @@ def test_the_authors_development_slice_imports_exactly(tmp_path):
     if not folder.is_dir():
         pytest.skip("the authors' development slice is not beside this checkout (../shared/reference/minpairs)")
     data = _round_trip(folder, tmp_path / "again")
-    lines = sum(len((folder / s / "src.en").read_text(encoding="utf-8").splitlines()) for s in map(str, data_sets(folder)))
+    lines = sum(len((p / "src.en").read_bytes().split(b"\n")) - 1 for p in folder.iterdir() if p.is_dir())
     assert data["default"]["test"].num_rows == lines
     assert sum(n for columns in data.invisible_text.values() for n in columns.values()) >= 1
 
 
-def data_sets(folder):
-    return sorted(p.name for p in folder.iterdir() if p.is_dir())
+def test_import_takes_published_pairs_and_refuses_what_does_not_fit(tmp_path):
+    from wordbench.spec import describe
+
+    _distil_set(tmp_path / "d", "polarity_particle_nicht_del.human", ["He is not here."], ["Er ist nicht hier."], ["Er ist hier."])
+    _distil_set(tmp_path / "d", "placeholder_ding.mt", ["The house."], ["Das Haus."], ["Das Ding."])
+    data = _build({"import": str(tmp_path / "d"), "phenomena": "placeholder_ding"})
+    assert [r["incorrect"] for r in data["default"]["test"]] == ["Das Ding."]
+    assert [(c["phenomenon"], c["reference_type"], c["sentences"], c["pairs"]) for c in data["counts"]["test"]] == [
+        ("placeholder_ding", "mt", 1, 1)]
+    assert "import" in [d.name for d in describe(type(_config({})))]
+    with pytest.raises(Exception, match="'import': .*missing is no DistilLingEval folder"):
+        _config({"import": str(tmp_path / "missing")})
+    with pytest.raises(Exception, match="no mt_model or mt_translations"):
+        _config({"import": str(tmp_path / "d"), "mt_translations": str(tmp_path / "x.de")})

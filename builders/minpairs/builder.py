@@ -60,6 +60,13 @@ Phenomenon = Literal["clause_omission", "hypercorrect_genitive", "np_agreement",
 assert set(typing.get_args(Phenomenon)) == set(PHENOMENA), "the declared phenomena are the rules"
 
 
+def _import_problem(value: str | None) -> str | None:
+    path = Path(value).expanduser() if value else None
+    if path is None or path.is_dir() or (path.is_file() and path.suffix == ".json"):
+        return None
+    return f"{value} is no DistilLingEval folder nor LingEval97 .json file: give the folder of <phenomenon>.<human|mt> sets"
+
+
 @dataclass
 class Config(Spec):
     parallel: str = opt(TRANS_DE_EN, "English-German pairs: trans-de-en | ding:PATH | SRC.en,TGT.de | hf:ID[:CONFIG[:SPLIT]]",
@@ -82,8 +89,14 @@ class Config(Spec):
                                                      "one: one seeded variant per sentence")
     seed: int = seed_opt()
     faithful: bool = faithful_opt()
+    import_: str | None = opt(None, "a DistilLingEval folder (or one of its sets) or a LingEval97 .json whose pairs are the data, "
+                                    "as published (no rule runs; phenomena and max_per_phenomenon select from them)", check=_import_problem)
 
     def validate(self) -> None:
+        if self.import_ is not None:
+            if self.mt_model or self.mt_translations:
+                raise ConfigError("import takes its pairs as published: give no mt_model or mt_translations with it")
+            return
         if self.mt_model and self.mt_translations:
             raise ConfigError("give mt_model or mt_translations, not both")
         if "mt" in self.references and not (self.mt_model or self.mt_translations):
@@ -186,6 +199,9 @@ class MinPairsBuilder(Builder):
         return [x / sum(shares) for x in shares]
 
     def sources(self, config: Config) -> list[SourceInfo]:
+        if config.import_ is not None:
+            path = Path(config.import_).expanduser()
+            return [SourceInfo("import", f"published pairs {path.name}", f"file-sha256-{file_sha8(path)}")]
         _, refs = self._check(config)
         out = [parallel_info(config.parallel), self.analyzer(config.analyzer).info]
         if "mt" in refs:
@@ -224,6 +240,8 @@ class MinPairsBuilder(Builder):
     def build(self, config: Config, progress: bool = False,
               translations: dict[str, list[str]] | None = None) -> dict[str, datasets.DatasetDict]:
         """``translations``: each mt_model's translations of its ``translation_jobs`` sources (the translate stage's output)."""
+        if config.import_ is not None:
+            return self._imported(config)
         phenomena, refs = self._check(config)
         pairs, index, total = self._pairs(config)
         analyzer = self.analyzer(config.analyzer)
@@ -253,6 +271,25 @@ class MinPairsBuilder(Builder):
         per_set = Counter((r["phenomenon"], r["reference_type"]) for r in rows)
         for c in counts:
             c["pairs"] = per_set[(c["phenomenon"], c["reference_type"])]
+        return {
+            "default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)}),
+            "counts": datasets.DatasetDict({"test": datasets.Dataset.from_list(counts, features=COUNT_FEATURES)}),
+        }
+
+    def _imported(self, config: Config) -> dict[str, datasets.DatasetDict]:
+        """The pairs of a published folder or file, unchanged, with the selected phenomena and sample; ``counts`` holds
+        their sentences and pairs per set (nothing is dropped: no rule ran)."""
+        path = Path(config.import_).expanduser()
+        phenomena, _ = self._check(config)
+        rows = read_distillingeval(path) if path.is_dir() else read_lingeval97(path)
+        rows = self._sample(config, [r for r in rows if r["phenomenon"] in phenomena])
+        if not rows:
+            raise SourceError(f"{path} holds no pairs of {', '.join(phenomena)}")
+        sets: dict[tuple[str, str], list[dict]] = {}
+        for r in rows:
+            sets.setdefault((r["phenomenon"], r["reference_type"]), []).append(r)
+        counts = [{**self._count(ph, ref, len({r["correct"] for r in items}), Counter()), "pairs": len(items)}
+                  for (ph, ref), items in sorted(sets.items(), key=lambda k: (REFERENCE_TYPES.index(k[0][1]), k[0][0]))]
         return {
             "default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)}),
             "counts": datasets.DatasetDict({"test": datasets.Dataset.from_list(counts, features=COUNT_FEATURES)}),
