@@ -460,7 +460,8 @@ span, text before and after). Eight error types, one rule each:
 - **placeholder_ding**: one random noun replaced by the uninflected placeholder "Ding".
 - **hypercorrect_genitive**: after entgegen, entsprechend, gegenüber, gemäß, nahe, nebst, samt, mitsamt
   or seit, the dative noun phrase turned into the genitive (determiner, strong adjective endings, noun).
-- **polarity_affix_del**: the prefix un- deleted from an adjective, adverb or noun when the rest is a word.
+- **polarity_affix_del**: the prefix un- deleted from an adjective, adverb, participle or noun when the rest, a stem
+  of at most nine letters as in the authors' sets (`variants=all`: any length), is a German word in use.
 - **polarity_particle_kein_del**: kein* -> ein*; **polarity_particle_nicht_del**: "nicht" deleted.
 - **clause_omission**: one segment of a reference that the sentence splitter (also at ; and :) divides.
 - **np_agreement**: a determiner replaced by a form of its paradigm that agrees with none of the noun's
@@ -509,7 +510,10 @@ BENCHMARK = Benchmark(
         "have 1.29 and 1.15. Neither the paper nor LingEval97's description says which positions were kept, and "
         "their human sets are not published in a readable form, so the machine sets cannot be checked against them "
         "(section 3.3). `variants=one` makes one seeded variant per sentence, the nearer choice where the number of "
-        "pairs per sentence matters."),
+        "pairs per sentence matters.\n"
+        "- polarity_affix_del judges no meaning beyond the lookup of the positive form, as the authors' sets (unlängst "
+        "-> längst, unheimlich -> heimlich); it also varies Unfall -> Fall, which their sets leave out.\n"
+        "- `import=FOLDER` builds the authors' published pairs as they are (no rule runs)."),
     summary="English-German contrastive minimal pairs from human and machine references: accuracy and distributional discrepancy",
     builder_path="wordbench.builders.minpairs.builder:MinPairsBuilder",
     scorer_path="wordbench.scorers.minpairs:MinPairsScorer",
