@@ -103,7 +103,8 @@ def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, 
         for split, ds in checked.items():
             _check_visible(ds, [c for c in strings if c not in free_text], f"{where}: {config}/{split}")
             for column, n in _count_invisible(ds, [c for c in strings if c in free_text]).items():
-                invisible.setdefault(config, {})[column] = invisible.get(config, {}).get(column, 0) + n
+                counts = invisible.setdefault(config, {})
+                counts[column] = counts.get(column, 0) + n
             problem = row_problem(config, ds.data.table) if row_problem else None
             if problem:
                 raise DataFormatError(f"{where}: {config}/{split} {problem}")
