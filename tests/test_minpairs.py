@@ -454,6 +454,10 @@ def test_rules_against_the_defects_found_in_the_authors_sets():
     ("Das ist ungut.", ["Das ist gut."]),  # a three-letter stem
     ("Die Unschuld des Mannes ist bewiesen.", ["Die Schuld des Mannes ist bewiesen."]),  # a noun keeps its capital
     ("Unklar ist, ob er kommt.", ["Klar ist, ob er kommt."]),
+    # a noun's positive keeps its case and number: Ruhe has no plural, so the plural Unruhen has no positive
+    ("Nach der Wahl gab es Unruhen in der Stadt.", []),
+    ("Die Unruhe in der Stadt wuchs.", ["Die Ruhe in der Stadt wuchs."]),
+    ("Er reagierte mit Unglauben.", ["Er reagierte mit Glauben."]),
     # a positive the lexicon knows only as the lemma's rest
     ("Die unsittliche Geste fiel auf.", ["Die sittliche Geste fiel auf."]),
     # no judgement of meaning beyond the lookup, as the authors' sets (unlängst -> längst, unheimlich -> heimlich)

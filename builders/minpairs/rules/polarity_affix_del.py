@@ -11,11 +11,14 @@ authors' sets stems of 9 letters are the most frequent length and none is longer
 unvergesslich stand unvaried beside a varied un-word), the mark of a bounded lookup. ``variants=all`` (every
 position) varies longer stems too (uninteressant -> interessant). The variant's anchor
 (the phenomenon word a machine reference must share with its human reference, section 3.3) is the un-word's lemma
-(a participle's own form), so "unpopulären" is validated by a human "unpopulär".
+(a participle's own form), so "unpopulären" is validated by a human "unpopulär". A noun's positive keeps its
+inflection: where the lexicon knows the un-noun's case and number, the positive must have them too (Unruhen ->
+Ruhen is no variant: Ruhe has no plural).
 """
 
 from functools import lru_cache
 
+from ...sources.german import noun_readings
 from ..edits import Edit, Rule, replace
 from ..morph import is_word
 
@@ -38,6 +41,13 @@ def positive_exists(rest: str, lemma_rest: str) -> bool:
     (unsittliche: sittlich)."""
     forms = [rest] + ([lemma_rest] if lemma_rest else [])
     return any(is_word(f) for f in forms) and any(_in_use(f) for f in forms)
+
+
+def keeps_inflection(word: str, rest: str) -> bool:
+    """A noun's positive is the same case and number as the un-noun wherever the lexicon knows the un-noun's forms:
+    Unruhen (a plural) has no positive, since Ruhe has no plural (Ruhen is only the verb's noun)."""
+    own = {(case, number) for case, number, _ in noun_readings(word)}
+    return not own or bool(own & {(case, number) for case, number, _ in noun_readings(rest)})
 
 
 def _cased(word: str, capital: bool) -> str:
@@ -63,6 +73,8 @@ class PolarityAffixDel(Rule):
             lemma = w.lemma or ""
             lemma_rest = lemma[len(PREFIX):] if lemma[:len(PREFIX)].lower() == PREFIX and len(lemma) > len(PREFIX) + MIN_STEM else ""
             rest = _cased(rest, capital)
+            if w.upos == "NOUN" and not keeps_inflection(w.text, rest):
+                continue
             if positive_exists(rest, _cased(lemma_rest, w.upos == "NOUN") if lemma_rest else ""):
                 # the lemma where it is the un-word's own (a participle's lemma is its verb: the participle itself)
                 out.append(replace(w, rest, ((lemma if lemma_rest and w.xpos != "VVPP" else w.text).lower(),)))
