@@ -455,8 +455,13 @@ def board_heads(names: list[str]) -> list[tuple[str, str]]:
     return [(c, c) for c in BOARD_COLUMNS] + benches + [(c, c) for c in BOARD_TAIL]
 
 
+def board_label(row: dict) -> str:
+    """A row's name in the app's model picker: model, revision, dtype."""
+    return f"{row['model']} · {row['revision']} · {row['dtype']}"
+
+
 def board_html(names: list[str], rows: list[dict], sort: str | None = None, descending: bool = False, base: str = "",
-               table_id: str = "submissions") -> str:
+               table_id: str = "submissions", link_reports: bool = True) -> str:
     """The table as HTML: the sorted column's head marked (▲ ascending, ▼ descending, and ``aria-sort``); an empty cell
     says why in its text and its tooltip; each figure links to its run's report (paths after ``base``)."""
     import html
@@ -472,11 +477,12 @@ def board_html(names: list[str], rows: list[dict], sort: str | None = None, desc
             if k in names:
                 c = r["cells"][k]
                 if c["sort"] is None:
-                    tds.append(f'<td class="missing" title="{e(c["why"])}">{e(c["text"])}'
-                               f'<br><small>{e(c["why"].split(":")[0])}</small></td>')
+                    kind, _, detail = c["why"].partition(": ")
+                    tds.append(f'<td class="missing" title="{e(c["why"])}">{e(kind)}<br><small>{e(detail)}</small></td>')
                 else:
                     text = e(c["text"])
-                    tds.append(f'<td data-sort="{c["sort"]}">' + (f'<a href="{e(base + c["report"])}">{text}</a>' if c["report"] else text) + "</td>")
+                    link = c["report"] and link_reports
+                    tds.append(f'<td data-sort="{c["sort"]}">' + (f'<a href="{e(base + c["report"])}">{text}</a>' if link else text) + "</td>")
                 continue
             value = r.get(k)
             if k == "rank":
@@ -492,7 +498,7 @@ def board_html(names: list[str], rows: list[dict], sort: str | None = None, desc
                 tds.append(f'<td><a href="{e(value)}" rel="noopener">Hub</a></td>')
             else:
                 tds.append(f"<td{sort_attr}>{e(str(value))}</td>")
-        body.append(f'<tr data-model="{e(r["model"])}">' + "".join(tds) + "</tr>")
+        body.append(f'<tr data-label="{e(board_label(r))}">' + "".join(tds) + "</tr>")
     return (f'<table id="{e(table_id)}"><thead><tr>{head}</tr></thead><tbody>\n' + "\n".join(body) + "\n</tbody></table>\n")
 
 
