@@ -316,13 +316,13 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
                     family = gr.CheckboxGroup(label="Family", choices=[], scale=2)
                     size = gr.CheckboxGroup(label="Parameters", choices=[], scale=2)
                 with gr.Row():
-                    sort = gr.Dropdown(label="Sort by", choices=["rank"], value="rank", scale=2)
+                    sort = gr.Dropdown(label="Sort by", choices=["rank"], value="rank", scale=2, allow_custom_value=True)
                     order = gr.Radio(["ascending", "descending"], value="ascending", label="Order", scale=1)
                     refresh = gr.Button("Refresh", scale=0)
                 action = gr.Textbox(elem_id="wb-action", elem_classes="wb-hidden", show_label=False, container=False)
                 table = gr.HTML(elem_classes="wb-table-wrap")
                 gr.Markdown("## A model's reports")
-                pick = gr.Dropdown(label="Model", choices=[], value=None)
+                pick = gr.Dropdown(label="Model", choices=[], value=None, allow_custom_value=True)
                 report = gr.Markdown()
                 gallery = gr.Gallery(label="Figures", columns=3, height="auto", visible=False)
                 gr.Markdown("## One benchmark, every model side by side")
@@ -349,10 +349,13 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
         def draw(s, o, f, z, q):
             return lb.table(s, o == "descending", f or (), z or (), q or "")
 
-        def controls():
+        def controls(f, z, s, p):
+            """Choices as the data now has them; a value no longer among them is dropped (Gradio refuses it)."""
             families, sizes, keys = lb.filters()
-            return (gr.update(choices=families), gr.update(choices=sizes), gr.update(choices=keys),
-                    gr.update(choices=lb.model_choices()))
+            models = lb.model_choices()
+            return (gr.update(choices=families, value=[x for x in f or [] if x in families]),
+                    gr.update(choices=sizes, value=[x for x in z or [] if x in sizes]),
+                    gr.update(choices=keys, value=s if s in keys else "rank"), gr.update(choices=models, value=p if p in models else None))
 
         def on_action(act, s, o, f, z, q):
             kind, _, rest = (act or "").rpartition("|")[0].partition(":")
@@ -364,13 +367,14 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
             return s, o, gr.update(), gr.update()
 
         view = [sort, order, family, size, search]
-        demo.load(controls, None, [family, size, sort, pick]).then(draw, view, table)
+        picks = [family, size, sort, pick]
+        demo.load(controls, picks, picks).then(draw, view, table)
         demo.load(lb.queue_view, None, queue_html)
         demo.load(lb.about, None, about)
         for control in (sort, order, family, size):
             control.change(draw, view, table)
         search.submit(draw, view, table)
-        refresh.click(controls, None, [family, size, sort, pick]).then(draw, view, table)
+        refresh.click(controls, picks, picks).then(draw, view, table)
         action.input(on_action, [action, *view], [sort, order, table, pick])
         def details(label):
             text, figures = lb.details(label)

@@ -359,8 +359,9 @@ def test_the_app_in_a_real_browser(server, models, tmp_path):
             page.get_by_role("option", name=dtype, exact=True).click()
             before = page.locator("#wb-answer").inner_text()
             page.locator("#wb-submit").click()
-            page.wait_for_function("b => document.querySelector('#wb-answer').innerText !== b", arg=before)
-            return page.locator("#wb-answer").inner_text()
+            page.wait_for_function("b => { const t = document.querySelector('#wb-answer').innerText.trim(); "
+                                   "return t !== b && /^(Queued|Refused)/.test(t); }", arg=before.strip())
+            return page.locator("#wb-answer").inner_text().strip()
 
         answer = submit(str(models["llama"]))
         assert answer.startswith("Queued") and "PENDING" in answer
