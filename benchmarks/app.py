@@ -187,16 +187,18 @@ class Leaderboard:
             return f"**The reports could not be read:** {one_line(exc, self.token)}", []
 
     def side_by_side(self, benchmark: str | None) -> str:
-        """One benchmark's tables with every model side by side (the scorer's comparison report)."""
+        """One benchmark's figures with every model side by side: one table, a column per model (VAST's per-layer
+        curves one row per layer), not one section per model."""
         if not benchmark:
             return ""
         try:
-            from .leaderboard import leaderboard_markdown
+            from .leaderboard import side_by_side_markdown
 
-            group = [s for s in stored_summaries(self.results_folder()) if s["benchmark"] == benchmark]
+            group = sorted((s for s in stored_summaries(self.results_folder()) if s["benchmark"] == benchmark),
+                           key=lambda s: s["model"]["name"])
             if not group:
                 return f"No run of {benchmark} published yet."
-            return leaderboard_markdown(group)
+            return f"Signature of the first run: `{group[0]['signature']}`\n\n" + side_by_side_markdown(group)
         except Exception as exc:  # noqa: BLE001
             return f"**{benchmark} could not be shown:** {one_line(exc, self.token)}"
 

@@ -513,3 +513,22 @@ def _why_blank(column: str) -> str:
     return {"weights": "the weights' storage is read at submission; this run was published without it",
             "rank": "no benchmark scored yet", "params": "unknown (pickle weights, or published without a submission)",
             "submitted": "published without a submission", "link": "a local model", "family": "unknown"}.get(column, "unknown")
+
+
+def side_by_side_markdown(summaries: list[dict]) -> str:
+    """One benchmark's runs side by side: a row per metric cell (``metric_cells``: every figure of the summaries,
+    per-layer curves one row per layer), a column per run's model, the interval beside a figure where there is one."""
+    if not summaries:
+        return ""
+    heads = [f"{s['model']['name']} ({s['model'].get('dtype', '')})" for s in summaries]
+    cells = [{c["metric"]: c for c in metric_cells(s["metrics"], s.get("n"))} for s in summaries]
+    metrics = list(dict.fromkeys(m for run in cells for m in run))
+
+    def text(c):
+        if c is None:
+            return "–"
+        return f"{c['value']:.4g}" + (f" [{c['ci_low']:.3g}, {c['ci_high']:.3g}]" if c["ci_low"] is not None else "")
+
+    lines = ["| metric | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]
+    lines += [f"| {m} | " + " | ".join(text(run.get(m)) for run in cells) + " |" for m in metrics]
+    return "\n".join(lines) + "\n"

@@ -201,7 +201,17 @@ def test_details_show_a_models_reports_and_figures(scored):
     assert "### wnlampro" in text and "MRR" in text and figures and all(Path(p).is_file() for p, _ in figures)
     encoder = next(r for r in rows if r["model"] == "bert-encoder")
     assert "skipped: wnlampro needs" in lb.details(board_label(encoder))[0]
-    assert "| gpt2 |" in lb.side_by_side("wnlampro") and "| bert |" in lb.side_by_side("wnlampro")
+    assert "| metric | bert (fp32) | gpt2 (fp32) |" in lb.side_by_side("wnlampro")
+
+
+def test_side_by_side_puts_models_in_columns_and_curves_one_row_per_layer():
+    from wordbench.benchmarks.leaderboard import side_by_side_markdown
+
+    runs = [{"model": {"name": m, "dtype": "fp32"}, "n": 5, "metrics": {"layers": {"bleached": {"vast": v, "n": 5}}, "r": r, "r_ci": [0.1, 0.3]}}
+            for m, v, r in (("a", [0.1, 0.2], 0.2), ("b", [0.3, 0.4], 0.5))]
+    text = side_by_side_markdown(runs)
+    assert text.splitlines()[0] == "| metric | a (fp32) | b (fp32) |"
+    assert "| layers/bleached/vast/1 | 0.2 | 0.4 |" in text and "| r | 0.2 [0.1, 0.3] | 0.5 [0.1, 0.3] |" in text
 
 
 # CLI: serve without Gradio, space export, models --------------------------------------------------------------------
