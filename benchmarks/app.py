@@ -16,7 +16,7 @@ from pathlib import Path
 from wordbench.errors import WordbenchError, warn
 
 from . import __version__
-from .leaderboard import BOARD_STYLE, board, board_heads, board_html, board_label as row_label, sort_board, stored_summaries
+from .leaderboard import BOARD_STYLE, board, board_heads, board_profiles, board_html, board_label as row_label, sort_board, stored_summaries
 from .queue import STATUSES, open_queue
 from .registry import get
 from .submit import admit
@@ -133,10 +133,10 @@ class Leaderboard:
             if search.strip():
                 rows = [r for r in rows if search.strip().lower() in r["model"].lower()]
             out = "".join(error_html(p) for p in problems)
-            profiles = sorted({r["profile"] for r in rows})
+            profiles = board_profiles(names, rows)
             if not rows:
                 return out + "<p>No model matches.</p>" if names or search or families or sizes else out + "<p>No model submitted yet.</p>"
-            return (out + f"<p>Profile: {html.escape('; '.join(profiles))}. Click a column's head to sort (empty cells stay last), "
+            return (out + f"<p>Profile: {html.escape(profiles)}. Click a column's head to sort (empty cells stay last), "
                     "a row to open its reports below.</p>" + board_html(names, sort_board(rows, sort, descending), sort, descending,
                                                                          base="", table_id="board", link_reports=False))
         except Exception as exc:  # noqa: BLE001 - never a traceback in the page
@@ -326,7 +326,7 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
                 gr.Markdown("## A model's reports")
                 pick = gr.Dropdown(label="Model", choices=[], value=None, allow_custom_value=True)
                 report = gr.Markdown()
-                gallery = gr.Gallery(label="Figures", columns=3, height="auto", visible=False)
+                gallery = gr.Gallery(label="Figures", columns=2, height=460, object_fit="contain", visible=False)
                 gr.Markdown("## One benchmark, every model side by side")
                 bench = gr.Dropdown(label="Benchmark", choices=parse_names("all"), value=None)
                 side = gr.Markdown()
@@ -344,7 +344,7 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
                 answer = gr.Markdown(elem_id="wb-answer")
             with gr.Tab("Queue", id="queue"):
                 queue_refresh = gr.Button("Refresh", elem_id="wb-queue-refresh")
-                queue_html = gr.HTML(elem_id="wb-queue")
+                queue_html = gr.HTML(elem_id="wb-queue", elem_classes="wb-table-wrap")
             with gr.Tab("About", id="about"):
                 about = gr.Markdown()
 

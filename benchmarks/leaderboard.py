@@ -232,7 +232,7 @@ def submissions_html(folder: Path, base: str = "") -> str:
     names, rows = board(folder)
     if not rows:
         return ""
-    profiles = sorted({r["profile"] for r in rows})
+    profiles = board_profiles(names, rows)
     script = ("<script>const H=[...document.querySelectorAll('#submissions th')];H.forEach((th,i)=>th.addEventListener('click',()=>{"
               "const t=th.closest('table'),b=t.tBodies[0],rs=[...b.rows],d=th.dataset.dir==='asc'?-1:1;"
               "H.forEach(h=>{h.removeAttribute('aria-sort');h.textContent=h.textContent.replace(/ [▲▼]$/,'')});"
@@ -245,7 +245,7 @@ def submissions_html(folder: Path, base: str = "") -> str:
               # #sort=N (#sort=N-desc): the page opens sorted by column N, a link that keeps an order
               "const m=location.hash.match(/^#sort=(\\d+)(-desc)?$/);"
               "if(m&&H[+m[1]]){H[+m[1]].click();if(m[2])H[+m[1]].click()}</script>")
-    return (f"<h2>Submissions</h2>\n<p>Profile: {'; '.join(profiles)}.</p>\n" + board_html(names, rows, base=base)
+    return (f"<h2>Submissions</h2>\n<p>Profile: {profiles}.</p>\n" + board_html(names, rows, base=base)
             + "<p>Click a column's head to sort (a link ending in #sort=N or #sort=N-desc opens sorted by column N); empty cells "
             "stay last and say why (skipped for the model's family, failed, not yet scored). Rank: by the mean of a model's ranks over "
             f"the benchmarks it has. † marks a run scored with options other than a submission profile's.</p>\n{script}\n")
@@ -313,6 +313,7 @@ def card(summaries: list[dict], repo_id: str | None = None, submissions: str = "
 SUBMISSIONS_DIR = "submissions"  # per model identity: what its request said and why benchmarks were skipped
 BOARD_COLUMNS = ("model", "revision", "dtype", "weights", "rank")  # then one column per benchmark, then BOARD_TAIL
 BOARD_TAIL = ("family", "params", "submitted", "profile", "link")
+SHORT_DTYPES = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}  # a request's dtype as run summaries name it
 BOARD_STYLE = ("#submissions th{cursor:pointer;white-space:nowrap}#submissions th[aria-sort]{background:#fde68a}"
                "#submissions td.missing{color:#777;font-style:italic}#submissions small{font-size:.75em}")
 
@@ -359,6 +360,11 @@ def profile_text(name: str | None, names: list[str]) -> str:
     return name + (f" (at most {span} items per benchmark)" if limits else " (every item)")
 
 
+def board_profiles(names: list[str], rows: list[dict]) -> str:
+    """The profiles of the rows, each with its limits (``quick (at most 200 items per benchmark)``)."""
+    return "; ".join(p if "†" in p or "," in p else profile_text(p, names) for p in sorted({r["profile"] for r in rows}))
+
+
 def _ranked(values: list[tuple[int, float]], higher: bool) -> dict[int, int]:
     """Competition ranks (1, 2, 2, 4) of (row, value) pairs, best first."""
     order = sorted(values, key=lambda p: -p[1] if higher else p[1])
@@ -394,8 +400,7 @@ def board(folder: Path | None, requests: list | None = None) -> tuple[list[str],
                "weights": e.get("weights"),
                "link": e.get("link"), "request": e.get("request"), "cells": {}}
         profiles = {c["profile"] for c in r["cells"].values()} or {e.get("profile")}
-        row["profile"] = profile_text(next(iter(profiles)), names) if len(profiles) == 1 and None not in profiles else \
-            ", ".join(sorted(p or "† other options" for p in profiles))
+        row["profile"] = ", ".join(sorted(p or "† other options" for p in profiles))
         for n in names:
             c = r["cells"].get(n)
             if c and c["value"] is not None:
@@ -409,9 +414,9 @@ def board(folder: Path | None, requests: list | None = None) -> tuple[list[str],
     for q in waiting:
         why = {"FAILED": f"failed: {q.reason}", "RUNNING": f"not yet scored: running on {q.worker}",
                "PENDING": "not yet scored: pending in the queue"}[q.status]
-        out.append({"model": q.model, "revision": q.revision, "dtype": q.dtype, "family": q.family, "params": q.params,
+        out.append({"model": q.model, "revision": q.revision, "dtype": SHORT_DTYPES.get(q.dtype, q.dtype), "family": q.family, "params": q.params,
                     "submitted": q.submitted[:10], "status": q.status.lower(), "weights": None, "link": hub_link(q.model, q.revision),
-                    "request": q.id, "profile": profile_text(q.profile, names),
+                    "request": q.id, "profile": q.profile,
                     "cells": {n: {"text": "failed" if q.status == "FAILED" else "–", "sort": None, "why": why, "report": None} for n in names}})
     per_bench = {n: _ranked([(i, r["cells"][n]["sort"]) for i, r in enumerate(out) if r["cells"][n]["sort"] is not None],
                             get(n).headline.higher_is_better) for n in names}
@@ -485,10 +490,14 @@ def board_html(names: list[str], rows: list[dict], sort: str | None = None, desc
                     tds.append(f'<td data-sort="{c["sort"]}">' + (f'<a href="{e(base + c["report"])}">{text}</a>' if link else text) + "</td>")
                 continue
             value = r.get(k)
-            if k == "rank":
-                value = f"{value} (mean {r['mean_rank']:.2g} over {r['scored_on']})" if value else None
-                sort_attr = f' data-sort="{r["mean_rank"]}"' if r.get("mean_rank") is not None else ""
-            elif k == "params" and value is not None:
+            if k == "rank" and value:
+                tds.append(f'<td data-sort="{r["mean_rank"]}" title="mean rank {r["mean_rank"]:.3g} over {r["scored_on"]} '
+                           f'benchmark(s)">{value}</td>')
+                continue
+            if k == "revision" and len(str(value)) > 16:  # a Hub commit: its first 12 characters, the whole in the tooltip
+                tds.append(f'<td title="{e(str(value))}"><code>{e(str(value)[:12])}</code></td>')
+                continue
+            if k == "params" and value is not None:
                 sort_attr, value = f' data-sort="{value}"', _params_text(value)
             else:
                 sort_attr = ""

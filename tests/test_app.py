@@ -66,7 +66,7 @@ def hostile_model(models, folder: Path, marker: Path) -> Path:
 # The shared table -------------------------------------------------------------------------------------------------
 
 def test_table_has_a_row_per_model_with_why_cells_are_empty_and_sorts_missing_last(scored):
-    from wordbench.benchmarks.leaderboard import board, board_html, sort_board
+    from wordbench.benchmarks.leaderboard import board, board_html, board_profiles, sort_board
 
     names, rows = board(scored[1])
     by = {r["model"]: r for r in rows}
@@ -74,7 +74,8 @@ def test_table_has_a_row_per_model_with_why_cells_are_empty_and_sorts_missing_la
     assert by["bert-encoder"]["cells"]["wnlampro"]["sort"] is None
     assert by["bert-encoder"]["cells"]["wnlampro"]["why"].startswith("skipped: wnlampro needs a causal, masked or seq2seq model")
     assert {r["weights"] for r in rows} == {"fp32"} and by["gpt2"]["params"] == 51_456 and by["bert"]["family"] == "masked"
-    assert all(r["profile"].startswith("quick (at most") for r in rows)  # the queue's profile, told from the run's limit
+    assert {r["profile"] for r in rows} == {"quick"}  # the queue's profile, told from the run's limit (quick and full differ in it only)
+    assert board_profiles(names, rows) == "quick (at most 200 items per benchmark)"
     scored_values = sorted((by[m]["cells"]["wnlampro"]["sort"], m) for m in ("gpt2", "bert"))
     for descending in (False, True):
         order = [r["model"] for r in sort_board(rows, "wnlampro", descending)]
