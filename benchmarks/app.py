@@ -385,10 +385,14 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
         pick.change(details, pick, [report, gallery])
         bench.change(lb.side_by_side, bench, side)
         if hub_login:
-            def submit_signed_in(m, r, d, profile: gr.OAuthProfile | None):
+            def submit_signed_in(m, r, d, profile):
                 if profile is None:
                     return "**Refused:** sign in with the Hub first (the button above): your Hub name is the submitter"
                 return lb.submit(m, r, d, profile.username)
+
+            # Gradio fills a parameter typed OAuthProfile with the signed-in user (a real type: this module's
+            # annotations are strings, which Gradio cannot resolve without gradio among its globals)
+            submit_signed_in.__annotations__ = {"profile": gr.OAuthProfile | None}
 
             go.click(submit_signed_in, [model, revision, dtype], answer).then(lb.queue_view, None, queue_html)
         else:

@@ -12,7 +12,7 @@ from wordbench.errors import ConfigError
 from . import __version__
 
 REPO = re.compile(r"^hf:[A-Za-z0-9][\w.-]*/[\w.-]+$")
-GRADIO = "gradio>=5.0,<6"  # as pyproject's space extra
+GRADIO = "gradio[oauth]>=5.0,<6"  # pyproject's space extra, with what Hub sign-in needs
 
 APP = '''"""The wordbench leaderboard Space (written by wordbench space export)."""
 

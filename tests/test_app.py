@@ -191,6 +191,25 @@ def test_faults_are_messages_in_the_page_and_the_views_go_on(models, site, monke
     assert "How the numbers are made" in lb.about()
 
 
+def test_a_queue_on_a_real_read_only_file_system(models, site, tmp_path):
+    """A tmpfs remounted read-only (where this machine lets tests mount one: root with the capability)."""
+    from wordbench.benchmarks.app import Leaderboard
+
+    mnt = tmp_path / "ro"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "tmpfs", str(mnt)], capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN); the read-only queue is also tested by its error")
+    try:
+        shutil.copytree(site[0], mnt / "queue")
+        assert subprocess.run(["mount", "-o", "remount,ro", str(mnt)]).returncode == 0
+        lb = Leaderboard(str(mnt / "queue"), str(site[1]), allow_local=True)
+        answer = lb.submit(str(models["llama"]), "", "float32", "ada")
+        assert answer == f"**Refused:** cannot use {mnt / 'queue' / '.lock'}: Read-only file system"
+        assert "FINISHED (3)" in lb.queue_view() and "<table" in lb.table()  # reading goes on
+    finally:
+        subprocess.run(["umount", str(mnt)])
+
+
 def test_details_show_a_models_reports_and_figures(scored):
     from wordbench.benchmarks.app import Leaderboard
     from wordbench.benchmarks.leaderboard import board, board_label
