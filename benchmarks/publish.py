@@ -203,7 +203,7 @@ def publish(name: str, repo_id: str | None, version: str, local: Path | None = N
 
 
 def publish_results(runs: list[Path], repo_id: str | None = None, records: bool = True, dry_run: bool = False,
-                    token: str | None = None, local: Path | None = None) -> tuple[Path, dict]:
+                    token: str | None = None, local: Path | None = None, submission: dict | None = None) -> tuple[Path, dict]:
     """Add runs to a results dataset (``benchmarks.leaderboard``): the folder ``local`` (default
     ``publish/results-ORG-NAME``), first filled with the Hub repository's current contents when it exists; then
     (unless ``dry_run`` or no ``repo_id``) uploaded in one commit. Returns the folder and what it holds."""
@@ -224,7 +224,7 @@ def publish_results(runs: list[Path], repo_id: str | None = None, records: bool 
                 api.snapshot_download(repo_id, repo_type="dataset", local_dir=str(folder))
             except Exception as exc:  # noqa: BLE001
                 raise _hub_error(f"downloading datasets/{repo_id}", exc, token) from None
-    counts = leaderboard.collect(list(runs), folder, records=records, repo_id=repo_id)
+    counts = leaderboard.collect(list(runs), folder, records=records, repo_id=repo_id, submission=submission)
     if api is not None:
         try:
             api.create_repo(repo_id, repo_type="dataset", exist_ok=True)

@@ -28,6 +28,7 @@ DEFAULT_SETTINGS = {
     "suite": "all",  # the benchmarks of the suite
     "dtype": "float32",  # what a submission computes in unless it asks otherwise
     "data": {},  # benchmark -> its data (folder, file or HUB_ID@REVISION) for one with no default data, or in its place
+    "max_pending": 10,  # PENDING requests one submitter may have at once (one person cannot flood the queue)
 }
 
 
@@ -85,6 +86,14 @@ def new_id(model: str) -> str:
     return f"{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%S')}-{slug}-{uuid.uuid4().hex[:6]}"
 
 
+def check_pending(requests: list[Request], submitter: str, limit: int) -> None:
+    """One line where ``submitter`` already has ``limit`` PENDING requests."""
+    pending = sum(r.status == "PENDING" and r.submitter == submitter for r in requests)
+    if pending >= limit:
+        raise ConfigError(f"{submitter} already has {pending} pending request(s), this queue's limit (max_pending); "
+                          "submit again when one has been scored")
+
+
 def claimable(request: Request, now: float) -> bool:
     return request.status == "PENDING" or (request.status == "RUNNING" and (request.lease_until or 0) < now)
 
@@ -109,6 +118,7 @@ class Queue:
             if same:
                 raise ConfigError(f"{request.model} ({request.dtype}, revision {request.revision}) is already {same[0].status.lower()} "
                                   f"as request {same[0].id}")
+            check_pending(requests, request.submitter, int(settings["max_pending"]))
             return request
         return self._update(change)
 

@@ -48,7 +48,7 @@ def worker_name() -> str:
     return f"{socket.gethostname()}-{os.getpid()}"
 
 
-def publish_locked(runs: list, results: str | Path, token: str | None = None) -> None:
+def publish_locked(runs: list, results: str | Path, token: str | None = None, submission: dict | None = None) -> None:
     """Add ``runs`` to the results dataset: a local folder, or ``hf:ORG/NAME`` (staged in publish/), one worker at a
     time (a file lock beside the folder: workers on a shared file system take turns)."""
     from filelock import FileLock
@@ -60,7 +60,31 @@ def publish_locked(runs: list, results: str | Path, token: str | None = None) ->
     folder = Path("publish") / f"results-{repo_id.replace('/', '-')}" if repo_id else Path(text).expanduser()
     folder.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(folder.parent / f".{folder.name}.lock")):
-        publish_results([run.path for run in runs], repo_id, token=token, local=folder)
+        publish_results([run.path for run in runs], repo_id, token=token, local=folder, submission=submission)
+
+
+def submission_entry(request: Request, plan, skipped: dict) -> dict:
+    """What the leaderboard shows of a scored request beside its runs (``leaderboard.record_submission``): keyed as its
+    summaries name the model, with the weights' precision read from the files (a GGUF's quantisation, not the dtype)."""
+    from wordbench.identity import weights_precision
+
+    from .leaderboard import hub_link
+
+    source = Path(request.model)
+    if not source.exists():  # a Hub model: its files are in the Hub cache after scoring
+        try:
+            from huggingface_hub import snapshot_download
+
+            source = Path(snapshot_download(request.model, revision=request.revision, local_files_only=True))
+        except Exception:  # noqa: BLE001 - not cached: the precision stays unknown
+            source = None
+    try:
+        weights = weights_precision(source) if source is not None else None
+    except Exception:  # noqa: BLE001 - an unreadable header: unknown, not a failed request
+        weights = None
+    return {"model": plan.info.name, "version": plan.info.version, "dtype": plan.info.dtype, "family": request.family,
+            "params": request.params, "submitted": request.submitted, "profile": request.profile, "request": request.id,
+            "weights": weights, "link": hub_link(request.model, request.revision), "skipped": skipped}
 
 
 def process(queue: Queue, request: Request, worker: str, results: Path, runs: Path, device: str = "auto",
@@ -84,7 +108,7 @@ def process(queue: Queue, request: Request, worker: str, results: Path, runs: Pa
         seconds = {**result.seconds, "_load": result.load_seconds}  # the load is inside the first benchmark's time
         if lease.lost:
             raise LeaseLost(lease.lost)
-        (publish_results or publish_locked)(list(result.runs.values()), results)
+        (publish_results or publish_locked)(list(result.runs.values()), results, submission=submission_entry(request, plan, result.skipped))
     except LeaseLost:
         lease.stopped.set()
         raise

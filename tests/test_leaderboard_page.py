@@ -46,11 +46,14 @@ def test_page_renders_and_sorts_in_a_headless_browser(results, tmp_path):
     def order(fragment: str) -> list[str]:
         dom = _chromium("--dump-dom", url + fragment).stdout
         table = dom.split('<table id="submissions">')[1].split("</table>")[0]
-        return re.findall(r"<tr><td>([^<]+)</td>", table)
+        return re.findall(r"<tr[^>]*><td>([^<]+)</td>", table)
 
+    column = 5  # model, revision, dtype, weights, rank, then the benchmarks' headlines
     assert order("") == sorted(values)  # as written: by model
-    assert order("#sort=3") == sorted(values, key=lambda m: values[m])  # the script ran: rows by MRR, ascending
-    assert order("#sort=3-desc") == sorted(values, key=lambda m: -values[m])
+    assert order(f"#sort={column}") == sorted(values, key=lambda m: values[m])  # the script ran: rows by MRR, ascending
+    assert order(f"#sort={column}-desc") == sorted(values, key=lambda m: -values[m])
+    dom = _chromium("--dump-dom", url + f"#sort={column}-desc").stdout
+    assert 'aria-sort="descending"' in dom and "▼</th>" in dom  # the sorted column is marked
     shot = tmp_path / "page.png"
     _chromium(f"--screenshot={shot}", "--window-size=1200,2400", url)
     from PIL import Image

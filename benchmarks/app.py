@@ -1,0 +1,451 @@
+"""The leaderboard app (``wordbench serve``, and a Hub Space from ``wordbench space export``): four tabs over the queue
+and the results dataset. A thin layer: submissions go through ``submit.admit`` (the admission ``wordbench submit``
+runs), requests are read through the ``Queue`` interface and the table is ``leaderboard.board``. Every view is a
+function returning text, so a fault (a damaged request file, a missing results folder, a read-only queue) is a
+message in the page while the server goes on; Gradio is imported only by ``build_app``."""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from wordbench.errors import WordbenchError, warn
+
+from . import __version__
+from .leaderboard import BOARD_STYLE, board, board_heads, board_profiles, board_html, board_label as row_label, sort_board, stored_summaries
+from .queue import STATUSES, open_queue
+from .registry import get
+from .submit import admit
+from .suite import parse_names
+
+SPACE_EXTRA = "pip install 'wordbench[space]'"
+SIZES = (("under 1M", 0, 1e6), ("1M-1B", 1e6, 1e9), ("1B-10B", 1e9, 1e10), ("over 10B", 1e10, float("inf")))
+RESULTS_TTL_S = 60  # a Hub results dataset is downloaded again at most this often
+
+
+class Refusal(WordbenchError):
+    """A submission the web form does not take (a local path on a public server, no name, no sign-in)."""
+
+
+def error_html(message: str) -> str:
+    return f'<div class="wb-error" role="alert">{html.escape(message)}</div>'
+
+
+def one_line(exc: BaseException, token: str | None = None) -> str:
+    """An exception as the page shows it: its first line (an OS error names the file), never a traceback or a token."""
+    if isinstance(exc, OSError) and not isinstance(exc, WordbenchError):
+        where = f" {exc.filename}" if exc.filename else ""
+        text = f"cannot use{where}: {exc.strerror or exc}"
+    else:
+        text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        if not isinstance(exc, WordbenchError):
+            text = f"{type(exc).__name__}: {text}"
+    for secret in (token, os.environ.get("HF_TOKEN")):
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+def looks_local(model: str) -> bool:
+    """A path rather than a Hub id (``NAME`` or ``ORG/NAME``)."""
+    return (model.startswith(("/", ".", "~")) or model.count("/") > 1 or "\\" in model or model.endswith(".gguf")
+            or Path(model).expanduser().exists())
+
+
+def age(iso: str | None, now: datetime | None = None) -> str:
+    if not iso:
+        return "–"
+    try:
+        seconds = ((now or datetime.now(timezone.utc)) - datetime.fromisoformat(iso)).total_seconds()
+    except ValueError:
+        return "?"
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.0f} {unit}"
+    return f"{max(seconds, 0):.0f} s"
+
+
+class Leaderboard:
+    """What the app serves: the queue (``Q``: a folder or ``hf:ORG/NAME``) and the results (a folder or ``hf:ORG/NAME``).
+    Each method is one view of a tab and never raises."""
+
+    def __init__(self, queue: str, results: str, allow_local: bool = False, token: str | None = None, cache: Path | None = None):
+        self.queue_spec, self.results_spec, self.allow_local, self.token = str(queue), str(results), allow_local, token
+        self.cache = Path(cache or os.environ.get("WORDBENCH_CACHE", Path.home() / ".cache" / "wordbench")) / "space"
+        self._fetched = 0.0
+
+    # data -----------------------------------------------------------------------------------------------------------
+    def results_folder(self) -> Path:
+        """The results folder: the local one, or the Hub dataset's snapshot (refreshed every ``RESULTS_TTL_S``)."""
+        if not self.results_spec.startswith("hf:"):
+            folder = Path(self.results_spec).expanduser()
+            if not folder.is_dir():
+                raise WordbenchError(f"results folder {folder} does not exist yet: it appears when a worker "
+                                     f"(wordbench worker --results {folder}) publishes its first model")
+            return folder
+        repo = self.results_spec[3:]
+        folder = self.cache / repo.replace("/", "--")
+        if time.time() - self._fetched > RESULTS_TTL_S or not folder.is_dir():
+            from huggingface_hub import snapshot_download
+
+            snapshot_download(repo, repo_type="dataset", local_dir=str(folder), token=self.token,
+                              allow_patterns=["runs/**", "submissions/*", "*.md", ".wordbench-results.json"])
+            self._fetched = time.time()
+        return folder
+
+    def requests(self):
+        return open_queue(self.queue_spec, self.token).requests()
+
+    def rows(self) -> tuple[list[str], list[dict], list[str]]:
+        """(benchmarks, rows, problems): what could be read, and a line for each part that could not."""
+        problems, requests, folder = [], [], None
+        try:
+            requests = self.requests()
+        except Exception as exc:  # noqa: BLE001 - shown in the page
+            problems.append(f"The queue could not be read, so models not yet scored are missing: {one_line(exc, self.token)}")
+        try:
+            folder = self.results_folder()
+        except Exception as exc:  # noqa: BLE001
+            problems.append(f"No scores to show: {one_line(exc, self.token)}")
+        try:
+            names, rows = board(folder, requests)
+        except Exception as exc:  # noqa: BLE001 - a damaged results folder: the queue's rows at least
+            problems.append(f"The results could not be read: {one_line(exc, self.token)}")
+            names, rows = board(None, requests)
+        return names, rows, problems
+
+    # Leaderboard tab ------------------------------------------------------------------------------------------------
+    def table(self, sort: str = "rank", descending: bool = False, families=(), sizes=(), search: str = "") -> str:
+        try:
+            names, rows, problems = self.rows()
+            keys = [k for k, _ in board_heads(names)]
+            sort = sort if sort in keys else "rank"
+            if families:
+                rows = [r for r in rows if r["family"] in families]
+            if sizes:
+                bounds = [b for b in SIZES if b[0] in sizes]
+                rows = [r for r in rows if (r["params"] is None and "unknown" in sizes)
+                        or (r["params"] is not None and any(lo <= r["params"] < hi for _, lo, hi in bounds))]
+            if search.strip():
+                rows = [r for r in rows if search.strip().lower() in r["model"].lower()]
+            out = "".join(error_html(p) for p in problems)
+            profiles = board_profiles(names, rows)
+            if not rows:
+                return out + "<p>No model matches.</p>" if names or search or families or sizes else out + "<p>No model submitted yet.</p>"
+            return (out + f"<p>Profile: {html.escape(profiles)}. Click a column's head to sort (empty cells stay last), "
+                    "a row to open its reports below.</p>" + board_html(names, sort_board(rows, sort, descending), sort, descending,
+                                                                         base="", table_id="board", link_reports=False))
+        except Exception as exc:  # noqa: BLE001 - never a traceback in the page
+            warn(f"leaderboard table: {one_line(exc)}")
+            return error_html(f"The leaderboard could not be drawn: {one_line(exc, self.token)}")
+
+    def filters(self) -> tuple[list[str], list[str], list[str]]:
+        """(families, size buckets, sortable columns) for the controls."""
+        try:
+            names, rows, _ = self.rows()
+        except Exception:  # noqa: BLE001
+            names, rows = [], []
+        sizes = [s for s, lo, hi in SIZES if any(r["params"] is not None and lo <= r["params"] < hi for r in rows)]
+        sizes += ["unknown"] if any(r["params"] is None for r in rows) else []
+        return sorted({r["family"] for r in rows if r["family"]}), sizes, [k for k, _ in board_heads(names)]
+
+    def model_choices(self) -> list[str]:
+        try:
+            _, rows, _ = self.rows()
+        except Exception:  # noqa: BLE001
+            return []
+        return [row_label(r) for r in rows if r["status"] == "scored"]
+
+    def details(self, label: str | None) -> tuple[str, list[tuple[str, str]]]:
+        """A model's per-benchmark reports (markdown, figures shown below) and its figures as (path, caption)."""
+        if not label:
+            return "Pick a model (or click its row) to read its per-benchmark tables and figures.", []
+        try:
+            names, rows, _ = self.rows()
+            row = next((r for r in rows if row_label(r) == label), None)
+            if row is None:
+                return f"No model {label} on the leaderboard.", []
+            folder = self.results_folder()
+            parts, figures = [f"## {row['model']}\n\nrevision `{row['revision']}`, {row['dtype']}, weights {row['weights'] or 'unknown'}, "
+                              f"{row['family']}, profile {row['profile']}"], []
+            for n in names:
+                cell = row["cells"][n]
+                if cell["report"] is None:
+                    parts.append(f"### {n}\n\n{cell['why']}")
+                    continue
+                report = folder / cell["report"]
+                text = report.read_text(encoding="utf-8") if report.is_file() else f"(report missing: {cell['report']})"
+                text = re.sub(r"^!\[[^\]]*\]\(plots/[^)]*\)\s*$", "", text, flags=re.M)  # figures go to the gallery
+                parts.append(f"### {n}\n\n" + "\n".join("###" + line if line.startswith("#") else line for line in text.splitlines()))
+                figures += [(str(p), f"{n}: {p.stem.replace('_', ' ')}") for p in sorted((report.parent / "plots").glob("*.png"))]
+            return "\n\n".join(parts), figures
+        except Exception as exc:  # noqa: BLE001
+            return f"**The reports could not be read:** {one_line(exc, self.token)}", []
+
+    def side_by_side(self, benchmark: str | None) -> str:
+        """One benchmark's figures with every model side by side: one table, a column per model (VAST's per-layer
+        curves one row per layer), not one section per model."""
+        if not benchmark:
+            return ""
+        try:
+            from .leaderboard import side_by_side_markdown
+
+            group = sorted((s for s in stored_summaries(self.results_folder()) if s["benchmark"] == benchmark),
+                           key=lambda s: s["model"]["name"])
+            if not group:
+                return f"No run of {benchmark} published yet."
+            return f"Signature of the first run: `{group[0]['signature']}`\n\n" + side_by_side_markdown(group)
+        except Exception as exc:  # noqa: BLE001
+            return f"**{benchmark} could not be shown:** {one_line(exc, self.token)}"
+
+    # Submit tab -----------------------------------------------------------------------------------------------------
+    def submit(self, model: str, revision: str = "", dtype: str = "", submitter: str = "") -> str:
+        """Admit ``model`` through the one admission function; the request queued, or the one-line refusal."""
+        try:
+            model, revision, submitter = (model or "").strip(), (revision or "").strip() or None, (submitter or "").strip()
+            if not model:
+                raise Refusal("give a model: a Hub id (ORG/NAME)")
+            if not submitter:
+                raise Refusal("give your name (or sign in with the Hub): each submitter may have a limited number of pending requests")
+            if looks_local(model) and not self.allow_local:
+                raise Refusal(f"{model} is a local path: this server takes Hub ids only (it takes paths when started with --allow-local-paths)")
+            r = admit(model, open_queue(self.queue_spec, self.token), dtype or None, submitter, revision, self.token)
+        except Exception as exc:  # noqa: BLE001 - every refusal is its one line
+            if not isinstance(exc, WordbenchError):
+                warn(f"submission of {model!r}: {one_line(exc)}")
+            return f"**Refused:** {one_line(exc, self.token)}"
+        return (f"**Queued** request `{r.id}`: {r.model} at revision `{r.revision}` ({r.family}, {r.dtype}, "
+                f"{r.params if r.params is not None else 'unknown'} parameters), profile {r.profile}, "
+                f"{len(r.suite)} benchmark(s). Status: **{r.status}** (see the Queue tab).")
+
+    # Queue tab ------------------------------------------------------------------------------------------------------
+    def queue_view(self) -> str:
+        try:
+            requests = self.requests()
+        except Exception as exc:  # noqa: BLE001
+            return error_html(f"The queue could not be read: {one_line(exc, self.token)}")
+        if not requests:
+            return "<p>No request yet.</p>"
+        e, parts = html.escape, []
+        for status in STATUSES:
+            group = [r for r in requests if r.status == status]
+            if not group:
+                continue
+            rows = "".join(
+                f"<tr><td>{e(r.model)}</td><td><code>{e(r.revision[:12])}</code></td><td>{e(r.dtype)}</td><td>{e(r.submitter)}</td>"
+                f"<td>{age(r.submitted)}</td><td>{e(r.worker or '–')}</td><td>{age(r.finished) + ' ago' if r.finished else '–'}</td>"
+                f"<td>{e(r.reason or '')}</td><td><code>{e(r.id)}</code></td></tr>" for r in group)
+            parts.append(f'<h3 id="queue-{status.lower()}">{status} ({len(group)})</h3><table class="wb-queue" data-status="{status}">'
+                         "<thead><tr><th>model</th><th>revision</th><th>dtype</th><th>submitter</th><th>age</th><th>worker</th>"
+                         f"<th>finished</th><th>reason</th><th>request</th></tr></thead><tbody>{rows}</tbody></table>")
+        return "".join(parts)
+
+    # About tab ------------------------------------------------------------------------------------------------------
+    def about(self) -> str:
+        from wordbench.benchmarks.signature import library_versions
+
+        lines = ["## How the numbers are made", "",
+                 "Every submitted model is admitted before it is queued (its revision pinned to a commit or a content hash, "
+                 "safetensors or GGUF weights only, no code of its own, a size limit), then a worker scores the suite with one "
+                 "load of the model, on the queue's submission profile, and publishes each run to the results dataset. Each "
+                 "number carries its **signature**, which names everything that changes it: the data (builder version, sources "
+                 "and their versions, seed, config hash), the sample (`limit`), the scoring options, the model (name, pinned "
+                 "revision, family, dtype) and the library versions. Two runs with the same signature give the same number.", ""]
+        try:
+            summaries = stored_summaries(self.results_folder())
+            if summaries:
+                lines += ["An example, the signature of one published run:", "", f"`{summaries[0]['signature']}`", ""]
+        except Exception:  # noqa: BLE001 - the example is optional
+            pass
+        lines += ["## Benchmarks", ""]
+        for name in parse_names("all"):
+            b = get(name)
+            head = b.headline
+            lines += [f"### {b.name} {b.version}", "", b.summary, "",
+                      f"Headline: {head.label} ({'higher' if head.higher_is_better else 'lower'} is better)." if head else "",
+                      "Profiles: " + "; ".join(f"{p} ({f'at most {pr.limit} items' if pr.limit else 'every item'}"
+                                               + "".join(f", {k}={v}" for k, v in pr.options) + ")" for p, pr in b.profiles) + ".", "",
+                      f"Paper: {b.paper_url}" if b.paper_url else "", "", "```bibtex", b.citation.strip(), "```", ""]
+        versions = {"wordbench": __version__, **library_versions()}
+        try:
+            import gradio
+
+            versions["gradio"] = gradio.__version__
+        except ImportError:
+            pass
+        lines += ["## Versions", "", ", ".join(f"{k} {v}" for k, v in versions.items()), ""]
+        return "\n".join(line for line in lines if line is not None)
+
+
+CSS = BOARD_STYLE.replace("#submissions", "#board") + (
+    ".wb-error{background:#fee2e2;border:1px solid #b91c1c;color:#7f1d1d;padding:.5em .75em;margin:.5em 0;border-radius:4px}"
+    "#board,.wb-queue{border-collapse:collapse;font-size:.9em;width:100%}#board td,#board th,.wb-queue td,.wb-queue th"
+    "{border:1px solid #d4d4d8;padding:.25em .5em;text-align:left;vertical-align:top}#board tbody tr{cursor:pointer}"
+    "#board tbody tr:hover{background:#f4f4f5}.wb-table-wrap{overflow-x:auto}.wb-hidden{display:none!important}")
+
+# Clicking a column's head or a row writes into a hidden text box that Python watches: no script leaves the page.
+CLICKS = """() => {
+  document.addEventListener('click', (ev) => {
+    const th = ev.target.closest('#board th'), tr = ev.target.closest('#board tbody tr');
+    const act = th ? 'sort:' + th.dataset.key : tr ? 'open:' + tr.dataset.label : null;
+    if (!act || ev.target.closest('a')) return;
+    const box = document.querySelector('#wb-action textarea, #wb-action input');
+    box.value = act + '|' + Date.now();
+    box.dispatchEvent(new Event('input', {bubbles: true}));
+  });
+}"""
+
+
+def build_app(queue: str, results: str, allow_local: bool = False, token: str | None = None, hub_login: bool = False):
+    """The Gradio app. ``hub_login``: on a Space, submitters sign in with the Hub and their Hub name is the submitter
+    (the name box is not used)."""
+    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    import gradio as gr
+
+    lb = Leaderboard(queue, results, allow_local, token)
+    font = ["ui-sans-serif", "system-ui", "sans-serif"]  # system fonts: no font is fetched from a CDN
+    theme = gr.themes.Default(font=font, font_mono=["ui-monospace", "monospace"])
+    with gr.Blocks(title="wordbench leaderboard", theme=theme, css=CSS, js=CLICKS, analytics_enabled=False) as demo:
+        gr.Markdown(f"# wordbench leaderboard\nWord-level benchmarks of language models (wordbench {__version__}).")
+        with gr.Tabs():
+            with gr.Tab("Leaderboard", id="leaderboard"):
+                with gr.Row():
+                    search = gr.Textbox(label="Search by name", scale=2)
+                    family = gr.CheckboxGroup(label="Family", choices=[], scale=2)
+                    size = gr.CheckboxGroup(label="Parameters", choices=[], scale=2)
+                with gr.Row():
+                    sort = gr.Dropdown(label="Sort by", choices=["rank"], value="rank", scale=2, allow_custom_value=True)
+                    order = gr.Radio(["ascending", "descending"], value="ascending", label="Order", scale=1)
+                    refresh = gr.Button("Refresh", scale=0)
+                action = gr.Textbox(elem_id="wb-action", elem_classes="wb-hidden", show_label=False, container=False)
+                table = gr.HTML(elem_classes="wb-table-wrap")
+                gr.Markdown("## A model's reports")
+                pick = gr.Dropdown(label="Model", choices=[], value=None, allow_custom_value=True)
+                report = gr.Markdown()
+                gallery = gr.Gallery(label="Figures", columns=2, height=460, object_fit="contain", visible=False)
+                gr.Markdown("## One benchmark, every model side by side")
+                bench = gr.Dropdown(label="Benchmark", choices=parse_names("all"), value=None)
+                side = gr.Markdown()
+            with gr.Tab("Submit", id="submit"):
+                gr.Markdown("Submit a model by its Hub id and revision (the revision is pinned to the commit it points to "
+                            "now). It is checked as `wordbench submit` checks it before anything is queued."
+                            + (" Local paths are taken (this server was started with --allow-local-paths)." if allow_local else ""))
+                if hub_login:
+                    gr.LoginButton()
+                model = gr.Textbox(label="Model", placeholder="ORG/NAME" + (" or a local path" if allow_local else ""), elem_id="wb-model")
+                revision = gr.Textbox(label="Revision", placeholder="main", elem_id="wb-revision")
+                dtype = gr.Dropdown(label="dtype", choices=["float32", "bfloat16", "float16"], value="float32", elem_id="wb-dtype")
+                name = gr.Textbox(label="Your name", elem_id="wb-submitter", visible=not hub_login)
+                go = gr.Button("Submit", variant="primary", elem_id="wb-submit")
+                answer = gr.Markdown(elem_id="wb-answer")
+            with gr.Tab("Queue", id="queue"):
+                queue_refresh = gr.Button("Refresh", elem_id="wb-queue-refresh")
+                queue_html = gr.HTML(elem_id="wb-queue", elem_classes="wb-table-wrap")
+            with gr.Tab("About", id="about"):
+                about = gr.Markdown()
+
+        def draw(s, o, f, z, q):
+            return lb.table(s, o == "descending", f or (), z or (), q or "")
+
+        def controls(f, z, s, p):
+            """Choices as the data now has them; a value no longer among them is dropped (Gradio refuses it)."""
+            families, sizes, keys = lb.filters()
+            models = lb.model_choices()
+            return (gr.update(choices=families, value=[x for x in f or [] if x in families]),
+                    gr.update(choices=sizes, value=[x for x in z or [] if x in sizes]),
+                    gr.update(choices=keys, value=s if s in keys else "rank"), gr.update(choices=models, value=p if p in models else None))
+
+        def on_action(act, s, o, f, z, q):
+            kind, _, rest = (act or "").rpartition("|")[0].partition(":")
+            if kind == "sort":
+                o = "descending" if rest == s and o == "ascending" else "ascending"
+                return rest, o, draw(rest, o, f, z, q), gr.update()
+            if kind == "open":
+                return s, o, gr.update(), gr.update(value=rest, choices=lb.model_choices())
+            return s, o, gr.update(), gr.update()
+
+        view = [sort, order, family, size, search]
+        picks = [family, size, sort, pick]
+        demo.load(controls, picks, picks).then(draw, view, table)
+        demo.load(lb.queue_view, None, queue_html)
+        demo.load(lb.about, None, about)
+        for control in (sort, order, family, size):
+            control.change(draw, view, table)
+        search.submit(draw, view, table)
+        refresh.click(controls, picks, picks).then(draw, view, table)
+        action.input(on_action, [action, *view], [sort, order, table, pick])
+        def details(label):
+            text, figures = lb.details(label)
+            return text, gr.update(value=figures, visible=bool(figures))
+
+        pick.change(details, pick, [report, gallery])
+        bench.change(lb.side_by_side, bench, side)
+        if hub_login:
+            def submit_signed_in(m, r, d, profile):
+                if profile is None:
+                    return "**Refused:** sign in with the Hub first (the button above): your Hub name is the submitter"
+                return lb.submit(m, r, d, profile.username)
+
+            # Gradio fills a parameter typed OAuthProfile with the signed-in user (a real type: this module's
+            # annotations are strings, which Gradio cannot resolve without gradio among its globals)
+            submit_signed_in.__annotations__ = {"profile": gr.OAuthProfile | None}
+
+            go.click(submit_signed_in, [model, revision, dtype], answer).then(lb.queue_view, None, queue_html)
+        else:
+            go.click(lb.submit, [model, revision, dtype, name], answer).then(lb.queue_view, None, queue_html)
+        queue_refresh.click(lb.queue_view, None, queue_html)
+    demo.allowed = [str(lb.cache)] + ([] if results.startswith("hf:") else [str(Path(results).expanduser().resolve())])
+    return demo
+
+
+class NoCdn:
+    """ASGI middleware: drops the CDN script and the font preconnects that Gradio's page template names, so the page
+    fetches nothing from elsewhere (its scripts and styles come with the package; its fonts are the system's)."""
+
+    PATTERN = re.compile(rb'<link\s+rel="preconnect"[^>]*>|<script\s+src="https?://[^"]*"[^>]*>\s*</script>')
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        state: dict = {"start": None, "html": False, "chunks": []}
+
+        async def rewrite(message):
+            if message["type"] == "http.response.start":
+                kind = dict(message.get("headers", [])).get(b"content-type", b"")
+                state["html"] = kind.startswith(b"text/html")
+                if not state["html"]:
+                    return await send(message)
+                state["start"] = message
+                return None
+            if not state["html"] or message["type"] != "http.response.body":
+                return await send(message)
+            state["chunks"].append(message.get("body", b""))
+            if message.get("more_body"):
+                return None
+            body = self.PATTERN.sub(b"", b"".join(state["chunks"]))
+            start = state["start"]
+            headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+            await send({**start, "headers": headers + [(b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return None
+
+        await self.app(scope, receive, rewrite)
+
+
+def launch(demo, **kwargs):
+    """Launch the app with nothing fetched from a CDN (``NoCdn``) and the results' files servable."""
+    from starlette.middleware import Middleware
+
+    return demo.queue().launch(allowed_paths=demo.allowed, show_api=False, app_kwargs={"middleware": [Middleware(NoCdn)]}, **kwargs)
+
+
+def serve(queue: str, results: str, port: int = 7860, host: str = "127.0.0.1", allow_local: bool = False,
+          token: str | None = None) -> None:
+    launch(build_app(queue, results, allow_local, token), server_name=host, server_port=port, share=False, inbrowser=False)

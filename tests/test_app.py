@@ -1,0 +1,429 @@
+"""The leaderboard app: its views at the function level (faults are messages in the page, never a traceback), the
+shared leaderboard table (missing values last, the sorted column marked, why a cell is empty, the weights' precision),
+`space export`, `serve` without Gradio, and the app in a real browser (Debian's chromium driven by Playwright; skipped
+with its reason where either is missing): read, sort, open a row, submit, refusals, the per-submitter limit, faults,
+and no request leaving localhost."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from board_fixture import local_queue, scored_results
+
+CHROMIUM = "/usr/bin/chromium"
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory):
+    from tiny_models import build_tiny_models
+
+    return build_tiny_models(tmp_path_factory.mktemp("app-models"), positions=512)
+
+
+@pytest.fixture(scope="module")
+def scored(models, wnlampro_build, tmp_path_factory):
+    """(queue folder, results folder) with gpt2 and bert scored and bert-encoder skipped (read only: tests copy them)."""
+    return scored_results(tmp_path_factory.mktemp("app-scored"), models)
+
+
+@pytest.fixture()
+def site(scored, tmp_path):
+    queue, results = tmp_path / "queue", tmp_path / "results"
+    shutil.copytree(scored[0], queue)
+    shutil.copytree(scored[1], results)
+    settings = json.loads((queue / "queue.json").read_text())
+    (queue / "queue.json").write_text(json.dumps({**settings, "max_pending": 2}))
+    return queue, results
+
+
+def _copy(src: Path, dst: Path) -> Path:
+    shutil.copytree(src, dst)
+    return dst
+
+
+def hostile_model(models, folder: Path, marker: Path) -> Path:
+    """A tiny llama that ships its own modelling code, which writes ``marker`` when imported."""
+    hostile = _copy(models["llama"], folder)
+    config = json.loads((hostile / "config.json").read_text())
+    (hostile / "config.json").write_text(json.dumps({**config, "auto_map": {"AutoModelForCausalLM": "modeling_evil.EvilModel"}}))
+    (hostile / "modeling_evil.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    return hostile
+
+
+# The shared table -------------------------------------------------------------------------------------------------
+
+def test_table_has_a_row_per_model_with_why_cells_are_empty_and_sorts_missing_last(scored):
+    from wordbench.benchmarks.leaderboard import board, board_html, board_profiles, sort_board
+
+    names, rows = board(scored[1])
+    by = {r["model"]: r for r in rows}
+    assert names == ["wnlampro"] and set(by) == {"gpt2", "bert", "bert-encoder"}
+    assert by["bert-encoder"]["cells"]["wnlampro"]["sort"] is None
+    assert by["bert-encoder"]["cells"]["wnlampro"]["why"].startswith("skipped: wnlampro needs a causal, masked or seq2seq model")
+    assert {r["weights"] for r in rows} == {"fp32"} and by["gpt2"]["params"] == 51_456 and by["bert"]["family"] == "masked"
+    assert {r["profile"] for r in rows} == {"quick"}  # the queue's profile, told from the run's limit (quick and full differ in it only)
+    assert board_profiles(names, rows) == "quick (at most 200 items per benchmark)"
+    scored_values = sorted((by[m]["cells"]["wnlampro"]["sort"], m) for m in ("gpt2", "bert"))
+    for descending in (False, True):
+        order = [r["model"] for r in sort_board(rows, "wnlampro", descending)]
+        assert order[-1] == "bert-encoder"  # missing last in both directions, never "best"
+        assert order[:2] == [m for _, m in sorted(scored_values, reverse=descending)]
+    assert by[scored_values[-1][1]]["rank"] == 1 and by["bert-encoder"]["rank"] is None
+    page = board_html(names, sort_board(rows, "wnlampro", True), "wnlampro", True)
+    assert 'data-key="wnlampro" aria-sort="descending">WNLaMPro MRR ↑ ▼</th>' in page
+    assert '<td class="missing" title="skipped: wnlampro needs' in page
+    # a queue's requests add rows for models not scored yet and for failed ones, each cell saying which
+    from wordbench.benchmarks.queue import Request
+
+    waiting = Request(id="r1", model="org/new", revision="abc", dtype="float32", family="causal", submitter="ada",
+                      submitted="2026-01-01T00:00:00+00:00", suite={"wnlampro": "1"}, profile="quick")
+    failed = Request(**{**waiting.__dict__, "id": "r2", "model": "org/bad", "status": "FAILED", "reason": "ModelError: no"})
+    names, rows = board(scored[1], [waiting, failed])
+    by = {r["model"]: r for r in rows}
+    assert by["org/new"]["cells"]["wnlampro"]["why"] == "not yet scored: pending in the queue"
+    assert by["org/bad"]["cells"]["wnlampro"]["why"] == "failed: ModelError: no"
+    assert by["org/new"]["link"] == "https://huggingface.co/org/new/tree/abc"
+    assert {r["model"] for r in sort_board(rows, "rank", True)[-3:]} == {"bert-encoder", "org/new", "org/bad"}  # unranked last
+
+
+def test_static_page_marks_the_profile_weights_and_why_cells_are_empty(scored):
+    page = (scored[1] / "leaderboard.html").read_text()
+    assert "Profile: quick (at most" in page and "<th data-key=\"weights\">weights</th>" in page
+    assert "skipped<br><small>wnlampro needs a causal, masked or seq2seq model" in page
+    assert "(a===null)-(b2===null)" in page and "aria-sort" in page  # empty cells last, the sorted head marked
+
+
+def test_weights_precision_reads_gguf_quantisation_and_safetensors_dtypes(tmp_path):
+    import numpy as np
+    import torch
+    from gguf import GGUFWriter, LlamaFileType
+    from safetensors.torch import save_file
+
+    from wordbench.identity import weights_precision
+
+    writer = GGUFWriter(str(tmp_path / "m.gguf"), "llama")
+    writer.add_file_type(LlamaFileType.MOSTLY_Q4_1)
+    writer.add_tensor("w", np.zeros((4, 32), dtype=np.float32))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    assert weights_precision(tmp_path / "m.gguf") == "Q4_1"  # not the fp32 it computes in
+    (tmp_path / "st").mkdir()
+    save_file({"a": torch.zeros(100, 10, dtype=torch.bfloat16), "ids": torch.zeros(3, dtype=torch.int64)}, tmp_path / "st" / "model.safetensors")
+    assert weights_precision(tmp_path / "st") == "bf16"  # a small int buffer is no storage type
+    assert weights_precision(tmp_path / "nothing") is None
+
+
+# The app's views at the function level ------------------------------------------------------------------------------
+
+def test_submit_view_runs_the_admission_and_shows_each_refusal_as_one_line(models, site, tmp_path):
+    from wordbench.benchmarks.app import Leaderboard
+
+    queue, results = site
+    public = Leaderboard(str(queue), str(results))
+    answer = public.submit(str(models["llama"]), "", "float32", "ada")
+    assert answer.startswith("**Refused:**") and "local path" in answer and "--allow-local-paths" in answer
+    lb = Leaderboard(str(queue), str(results), allow_local=True)
+    marker = tmp_path / "marker"
+    answer = lb.submit(str(hostile_model(models, tmp_path / "hostile", marker)), "", "float32", "ada")
+    assert answer.startswith("**Refused:**") and "own modelling code" in answer and "\n" not in answer and not marker.exists()
+    assert "does not exist" in lb.submit(str(tmp_path / "missing"), "", "float32", "ada")
+    assert "give your name" in lb.submit(str(models["llama"]), "", "float32", "")
+    first = lb.submit(str(models["llama"]), "", "float32", "ada")
+    assert first.startswith("**Queued**") and "**PENDING**" in first
+    assert lb.submit(str(models["llama"]), "", "bfloat16", "ada").startswith("**Queued**")
+    refused = lb.submit(str(models["llama"]), "", "float16", "ada")
+    assert refused == "**Refused:** ada already has 2 pending request(s), this queue's limit (max_pending); submit again when one has been scored"
+    assert lb.submit(str(models["llama"]), "", "float16", "grace").startswith("**Queued**")  # the limit is per submitter
+    pending = [json.loads(p.read_text()) for p in (queue / "requests").glob("*.json")]
+    assert sum(r["status"] == "PENDING" for r in pending) == 3
+    view = lb.queue_view()
+    assert "PENDING (3)" in view and "FINISHED (3)" in view and "grace" in view
+
+
+def test_faults_are_messages_in_the_page_and_the_views_go_on(models, site, monkeypatch):
+    from wordbench.benchmarks.app import Leaderboard
+    from wordbench.benchmarks.queue import LocalQueue
+
+    queue, results = site
+    lb = Leaderboard(str(queue), str(results), allow_local=True)
+    assert "Traceback" not in lb.table() and "<table" in lb.table()
+    # a request file edited by hand into garbage: the queue and the submission say which file, the scores still show
+    bad = sorted((queue / "requests").glob("*.json"))[0]
+    good = bad.read_text()
+    bad.write_text("{ this is not json")
+    view = lb.queue_view()
+    assert 'class="wb-error"' in view and str(bad) in view and "not a wordbench request" in view
+    table = lb.table()
+    assert "The queue could not be read" in table and "<table" in table and "Traceback" not in table
+    answer = lb.submit(str(models["llama"]), "", "float32", "ada")
+    assert answer.startswith("**Refused:**") and str(bad) in answer
+    bad.write_text(good)
+    # a queue on a read-only file system: the submission says so in one line
+    def read_only(self, change):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(self.folder / ".lock"))
+
+    monkeypatch.setattr(LocalQueue, "_update", read_only)
+    answer = lb.submit(str(models["llama"]), "", "float32", "ada")
+    assert answer == f"**Refused:** cannot use {queue / '.lock'}: Read-only file system"
+    monkeypatch.undo()
+    # the results folder missing: the page says where it will come from, and the queue's models still show
+    shutil.rmtree(results)
+    table = lb.table()
+    assert "results folder" in table and "does not exist yet" in table and "wordbench worker --results" in table
+    assert "Traceback" not in table
+    text, figures = lb.details("gpt2 · x · fp32")
+    assert figures == [] and "Traceback" not in text
+    assert "How the numbers are made" in lb.about()
+
+
+def test_a_queue_on_a_real_read_only_file_system(models, site, tmp_path):
+    """A tmpfs remounted read-only (where this machine lets tests mount one: root with the capability)."""
+    from wordbench.benchmarks.app import Leaderboard
+
+    mnt = tmp_path / "ro"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "tmpfs", str(mnt)], capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN); the read-only queue is also tested by its error")
+    try:
+        shutil.copytree(site[0], mnt / "queue")
+        assert subprocess.run(["mount", "-o", "remount,ro", str(mnt)]).returncode == 0
+        lb = Leaderboard(str(mnt / "queue"), str(site[1]), allow_local=True)
+        answer = lb.submit(str(models["llama"]), "", "float32", "ada")
+        assert answer == f"**Refused:** cannot use {mnt / 'queue' / '.lock'}: Read-only file system"
+        assert "FINISHED (3)" in lb.queue_view() and "<table" in lb.table()  # reading goes on
+    finally:
+        subprocess.run(["umount", str(mnt)])
+
+
+def test_details_show_a_models_reports_and_figures(scored):
+    from wordbench.benchmarks.app import Leaderboard
+    from wordbench.benchmarks.leaderboard import board, board_label
+
+    lb = Leaderboard(str(scored[0]), str(scored[1]))
+    _, rows = board(scored[1])
+    gpt2 = next(r for r in rows if r["model"] == "gpt2")
+    text, figures = lb.details(board_label(gpt2))
+    assert "### wnlampro" in text and "MRR" in text and figures and all(Path(p).is_file() for p, _ in figures)
+    encoder = next(r for r in rows if r["model"] == "bert-encoder")
+    assert "skipped: wnlampro needs" in lb.details(board_label(encoder))[0]
+    assert "| metric | bert (fp32) | gpt2 (fp32) |" in lb.side_by_side("wnlampro")
+
+
+def test_side_by_side_puts_models_in_columns_and_curves_one_row_per_layer():
+    from wordbench.benchmarks.leaderboard import side_by_side_markdown
+
+    runs = [{"model": {"name": m, "dtype": "fp32"}, "n": 5, "metrics": {"layers": {"bleached": {"vast": v, "n": 5}}, "r": r, "r_ci": [0.1, 0.3]}}
+            for m, v, r in (("a", [0.1, 0.2], 0.2), ("b", [0.3, 0.4], 0.5))]
+    text = side_by_side_markdown(runs)
+    assert text.splitlines()[0] == "| metric | a (fp32) | b (fp32) |"
+    assert "| layers/bleached/vast/1 | 0.2 | 0.4 |" in text and "| r | 0.2 [0.1, 0.3] | 0.5 [0.1, 0.3] |" in text
+
+
+# CLI: serve without Gradio, space export, models --------------------------------------------------------------------
+
+def test_the_core_runs_without_gradio_and_serve_names_the_extra(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    code = ("import sys; sys.modules['gradio'] = None\n"  # an import of gradio would fail
+            "import wordbench.benchmarks.cli, wordbench.benchmarks.app, wordbench.benchmarks.space\n"
+            "from wordbench.benchmarks.app import Leaderboard\n"
+            f"print(Leaderboard({str(tmp_path / 'q')!r}, {str(tmp_path / 'r')!r}).queue_view())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "No request yet" in done.stdout, done.stderr
+    import importlib.util
+
+    from wordbench.benchmarks.cli import cli
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "gradio" else real(name, *a))
+    result = CliRunner().invoke(cli, ["serve", "--queue", str(tmp_path / "q"), "--results", str(tmp_path / "r")])
+    assert result.exit_code != 0 and result.output.strip().splitlines()[-1] == \
+        "Error: wordbench serve needs Gradio: pip install 'wordbench[space]'"
+
+
+def test_space_export_writes_a_deployable_folder_without_a_token(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from wordbench import __version__
+    from wordbench.benchmarks.cli import cli
+
+    monkeypatch.setenv("HF_TOKEN", "hf_secret_never_written")
+    out = tmp_path / "space"
+    result = CliRunner().invoke(cli, ["space", "export", "--queue", "hf:org/requests", "--results", "hf:org/results", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "app.py", "requirements.txt"]
+    readme = (out / "README.md").read_text()
+    front = readme.split("---")[1]
+    assert "sdk: gradio" in front and "app_file: app.py" in front and "hf_oauth: true" in front
+    assert (out / "requirements.txt").read_text().splitlines()[0] == f"wordbench[space]=={__version__}"
+    app = (out / "app.py").read_text()
+    compile(app, "app.py", "exec")
+    assert "'hf:org/requests'" in app and "hub_login=True" in app and 'os.environ.get("HF_TOKEN")' in app
+    assert all("hf_secret" not in p.read_text() for p in out.iterdir())
+    bad = CliRunner().invoke(cli, ["space", "export", "--queue", "requests", "--results", "hf:org/results", "--out", str(tmp_path / "x")])
+    assert bad.exit_code != 0 and "give hf:ORG/NAME" in bad.output
+    again = CliRunner().invoke(cli, ["space", "export", "--queue", "hf:org/requests", "--results", "hf:org/results", "--out", str(out)])
+    assert again.exit_code != 0 and "not an empty folder" in again.output
+
+
+def test_models_lists_the_packaged_models_and_submit_takes_their_names(tmp_path):
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks.cli import cli
+
+    listed = CliRunner().invoke(cli, ["models"])
+    assert listed.exit_code == 0 and "packaged:smollm2" in listed.output and "packaged:minilm" in listed.output
+    bad = CliRunner().invoke(cli, ["submit", "packaged:nope", "--queue", str(tmp_path / "q")])
+    assert bad.exit_code != 0 and "no such packaged model; wordbench models lists smollm2, minilm" in bad.output
+
+
+# In a real browser ---------------------------------------------------------------------------------------------------
+
+def _browser_missing() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} is absent (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install playwright; its own browsers are not needed)"
+    try:
+        import gradio  # noqa: F401
+    except ImportError:
+        return "gradio is not installed (pip install 'wordbench[space]')"
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture()
+def server(site):
+    queue, results = site
+    port = _free_port()
+    env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "wordbench.benchmarks.cli", "serve", "--queue", str(queue), "--results",
+                             str(results), "--port", str(port), "--allow-local-paths"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=env)
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.time() + 180
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            break
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail(f"wordbench serve exited: {proc.stdout.read()}")
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("wordbench serve did not answer in 180 s")
+    yield url, queue, results
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.mark.skipif(_browser_missing() is not None, reason=str(_browser_missing()))
+def test_the_app_in_a_real_browser(server, models, tmp_path):
+    from playwright.sync_api import expect, sync_playwright
+
+    url, queue, results = server
+    outside: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.on("request", lambda r: outside.append(r.url) if not r.url.startswith((url.rstrip("/"), "data:", "blob:")) else None)
+        page.set_default_timeout(60_000)
+        page.goto(url)
+        rows = page.locator("#board tbody tr")
+        expect(rows).to_have_count(3)
+
+        def models_in_order():
+            return [label.split(" · ")[0] for label in rows.evaluate_all("rs => rs.map(r => r.dataset.label)")]
+
+        assert set(models_in_order()) == {"gpt2", "bert", "bert-encoder"}
+        values = {m: float(v) for m, v in zip(models_in_order(), rows.evaluate_all(
+            "rs => rs.map(r => (r.querySelector('td[data-sort]:nth-child(6)') || {dataset: {sort: 'nan'}}).dataset.sort)"))}
+        # sort by the WNLaMPro column: a click on its head; ascending, then descending; the skipped model stays last
+        page.locator('#board th[data-key="wnlampro"]').click()
+        expect(page.locator('#board th[data-key="wnlampro"]')).to_have_attribute("aria-sort", "ascending")
+        scored_models = sorted((m for m in values if m != "bert-encoder"), key=lambda m: values[m])
+        assert models_in_order() == scored_models + ["bert-encoder"]
+        page.locator('#board th[data-key="wnlampro"]').click()
+        expect(page.locator('#board th[data-key="wnlampro"]')).to_have_attribute("aria-sort", "descending")
+        assert models_in_order() == scored_models[::-1] + ["bert-encoder"]
+        expect(page.locator('#board tr[data-label^="bert-encoder "] td.missing').nth(1)).to_contain_text("skipped")
+        # a row opens the model's reports
+        page.locator('#board tbody tr[data-label^="gpt2 "]').click()
+        expect(page.get_by_text("WNLaMPro").first).to_be_visible()
+        expect(page.locator("h3", has_text="wnlampro").first).to_be_visible()
+
+        # Submit: a valid model, then refusals, then past the per-submitter limit
+        page.get_by_role("tab", name="Submit").click()
+        marker = tmp_path / "marker"
+
+        def submit(model: str, dtype: str = "float32") -> str:
+            page.locator("#wb-model textarea, #wb-model input").first.fill(model)
+            page.locator("#wb-submitter textarea, #wb-submitter input").first.fill("ada")
+            page.locator("#wb-dtype input").first.click()
+            page.get_by_role("option", name=dtype, exact=True).click()
+            before = page.locator("#wb-answer").inner_text()
+            page.locator("#wb-submit").click()
+            page.wait_for_function("b => { const t = document.querySelector('#wb-answer').innerText.trim(); "
+                                   "return t !== b && /^(Queued|Refused)/.test(t); }", arg=before.strip())
+            return page.locator("#wb-answer").inner_text().strip()
+
+        answer = submit(str(models["llama"]))
+        assert answer.startswith("Queued") and "PENDING" in answer
+        request_id = answer.split("request ")[1].split(":")[0].strip()
+        assert json.loads((queue / "requests" / f"{request_id}.json").read_text())["status"] == "PENDING"
+        refused = submit(str(hostile_model(models, tmp_path / "hostile", marker)))
+        assert refused.startswith("Refused:") and "own modelling code" in refused and "\n" not in refused.strip()
+        assert not marker.exists()
+        missing = submit(str(tmp_path / "no-such-model"))
+        assert missing.startswith("Refused:") and "does not exist" in missing and "\n" not in missing.strip()
+        assert submit(str(models["llama"]), "bfloat16").startswith("Queued")
+        limited = submit(str(models["llama"]), "float16")
+        assert limited.startswith("Refused:") and "ada already has 2 pending request(s)" in limited
+
+        # Queue: the request by status, with its age
+        page.get_by_role("tab", name="Queue").click()
+        page.locator("#wb-queue-refresh").click()
+        pending = page.locator('table[data-status="PENDING"]')
+        expect(pending).to_contain_text(request_id)
+        expect(pending.locator("tbody tr")).to_have_count(2)
+        expect(page.locator('table[data-status="FINISHED"] tbody tr')).to_have_count(3)
+
+        # faults: a request file turned to garbage, then the results folder gone; messages, and the server goes on
+        (queue / "requests" / f"{request_id}.json").write_text("garbage{")
+        page.locator("#wb-queue-refresh").click()
+        expect(page.locator("#wb-queue .wb-error")).to_contain_text("not a wordbench request")
+        shutil.rmtree(results)
+        page.get_by_role("tab", name="Leaderboard").click()
+        page.get_by_role("button", name="Refresh").click()
+        expect(page.locator(".wb-error", has_text="does not exist yet")).to_be_visible()
+        assert "Traceback" not in page.content()
+        page.get_by_role("tab", name="About").click()
+        expect(page.get_by_text("How the numbers are made")).to_be_visible()
+        browser.close()
+    assert outside == []  # no font, script or request left localhost
