@@ -134,8 +134,8 @@ def figure(name: str) -> str:
     figures = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(figures)
     return (f"![{name}: {figures.figures()[name].plot}](../figures/{name}.png)\n\n"
-            f"Drawn from {figures.how(name)} (SMOLLM2 and MINILM stand for the packaged models' paths: "
-            f"`wordbench.benchmarks.cli.packaged_smollm2()`, `packaged_minilm()`). `python docs/figures.py {name}` "
+            f"Drawn from {figures.how(name)} (SMOLLM2 and MINILM stand for the packaged models' paths, which "
+            f"`wordbench models` prints). `python docs/figures.py {name}` "
             f"remakes it (`make docs` remakes every benchmark's); every `wordbench score {name}` run writes the same plot, with "
             f"the others, into its run folder's `plots/`. The sample is small: the figure shows what the scorer draws, not "
             f"the paper's numbers.\n")
