@@ -36,8 +36,9 @@ from .models import ModelError
 @dataclass(frozen=True)
 class Options(Spec):
     pool: Literal["first", "last", "mean", "max"] = opt("last", "pooling over the word's subword tokens (the paper: last)")
-    layer: int | None = opt(None, "layer of the isolation curve and the bias tests (default: the top layer)", ge=0)
-    best_layer: int | None = opt(None, "second isolation layer (default: the best VAST layer of each setting, found on a probe)", ge=0)
+    layer: int | None = opt(None, "layer of the isolation curve and the bias tests (default: the top layer)", ge=0, model_max="layers")
+    best_layer: int | None = opt(None, "second isolation layer (default: the best VAST layer of each setting, found on a probe)", ge=0,
+                                 model_max="layers")
     probe_words: int = opt(1000, "lexicon words (a seeded sample) the best layer is found on", ge=3)
     max_pcs: int = opt(12, "the isolation curve removes 0..max_pcs principal components", ge=0)
     null_pcs: Literal["paper", "best"] | int = opt(
@@ -221,15 +222,6 @@ class VASTScorer(Scorer):
         """Polar, WEAT and similarity words, and the whole PCA basis (other lexica and the WEAT / dominance / arousal
         terms): a sample's basis must not shrink towards its lexicon words, whose PC1 is valence itself."""
         return row["group"] in POLAR or row["group"] == "basis" or row["group"].startswith(("weat:", "sim:"))
-
-    def check_model(self, model) -> None:
-        """As every scorer's, and the layer options within the model's layers (a plan knows them from its config,
-        so the CLI asks before the data and the weights load)."""
-        super().check_model(model)
-        for key in ("layer", "best_layer"):
-            value = getattr(self.options, key)
-            if value is not None and value > model.num_layers:
-                raise ConfigError(f"vast: {key}={value} but {model.info.name} has layers 0..{model.num_layers}")
 
     def _layer(self, model) -> int:
         layer = model.num_layers if self.options.layer is None else int(self.options.layer)
