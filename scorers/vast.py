@@ -70,7 +70,8 @@ def sc_weat(words: np.ndarray, pleasant: np.ndarray, unpleasant: np.ndarray) -> 
     cos_a = np.einsum("nld,ald->nla", w, a)
     cos_b = np.einsum("nld,bld->nlb", w, b)
     both = np.concatenate([cos_a, cos_b], -1)
-    return (cos_a.mean(-1) - cos_b.mean(-1)) / both.std(-1, ddof=1)
+    with np.errstate(invalid="ignore", divide="ignore"):  # a state equally close to every polar word: NaN, excluded by the scorer
+        return (cos_a.mean(-1) - cos_b.mean(-1)) / both.std(-1, ddof=1)
 
 
 def pearson_by_layer(effects: np.ndarray, valence: np.ndarray) -> np.ndarray:
@@ -354,7 +355,7 @@ class VASTScorer(Scorer):
                    "valence": r["valence"] if np.isfinite(r["valence"]) else None, "tokens": n,
                    "effect_sizes": effects.get(i), "vector": None if i in unseen else encode_vector(states[i, layer])}
             if i in unseen or i in constant:
-                out.append({**rec, "effect_sizes": None, "excluded": "unknown_token" if i in unseen else "constant_state"})
+                out.append({**rec, "effect_sizes": None, "vector": None, "excluded": "unknown_token" if i in unseen else "constant_state"})
                 continue
             if i in single:
                 rec["effect_sizes_single"] = single[i]
