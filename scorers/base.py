@@ -21,7 +21,7 @@ def _new_tokens(model) -> tuple[int | None, str]:
 
 # Each ``model_max`` bound of wordbench.spec.MODEL_BOUNDS on a model or a plan: (the largest value, the range in words).
 MODEL_LIMITS = {
-    "layers": lambda m: (m.num_layers, f"its layers are 0..{m.num_layers} (0: the embeddings)"),
+    "layers": lambda m: (m.num_layers, f"layers 0..{m.num_layers} (0: the embeddings)"),
     "new_tokens": _new_tokens,
 }
 

@@ -29,6 +29,7 @@ from wordbench.builders.vast_words import valence_class
 from wordbench.builders.vast_words import POLAR, VAD_SETS, WEAT_TESTS, WORD_SETS
 
 from . import stats
+from .stats import finite_argmax
 from .base import RunContext, Scorer
 from .models import ModelError
 
@@ -155,12 +156,6 @@ def decode_vector(s: str) -> np.ndarray:
 
 
 MIN_LEXICON_WORDS = 3
-
-
-def finite_argmax(values) -> int | None:
-    """The index of the largest finite value (None: none is finite, e.g. a constant column at every layer)."""
-    values = np.asarray(values, dtype=np.float64)
-    return int(np.nanargmax(np.where(np.isfinite(values), values, np.nan))) if np.isfinite(values).any() else None
 
 
 def too_few(valences) -> str | None:

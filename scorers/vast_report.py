@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from . import plots
-from .vast import finite_argmax
+from .stats import finite_argmax
 
 
 def _f(v, digits: int = 3) -> str:

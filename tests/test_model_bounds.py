@@ -43,7 +43,7 @@ def test_every_model_bounded_option_is_refused_before_the_data_and_the_weights(t
     value = {"layers": 3, "new_tokens": 64}[bound]
     result = CliRunner().invoke(cli, ["score", name, "--model", str(tiny_models[model]), "--option", f"{key}={value}",
                                       "--data", str(tmp_path / "never-read"), "--out", str(tmp_path / "runs")])
-    allowed = {"layers": "its layers are 0..2", "new_tokens": "it takes 64 positions"}[bound]
+    allowed = {"layers": "layers 0..2", "new_tokens": "it takes 64 positions"}[bound]
     _one_line_error(result, f"--option {key}={value}", allowed, f"give {key} <= {value - 1}")
     assert "does not exist" not in result.output and "not found" not in result.output
 
@@ -69,7 +69,7 @@ def test_paraphrase_layer_from_python_is_refused_before_scoring(tiny_models, tmp
     from wordbench.benchmarks.runner import score
 
     model = load_model(str(tiny_models["bert-encoder"]), device="cpu")
-    with pytest.raises(ModelError, match=r"layer=5 .* its layers are 0\.\.2"):
+    with pytest.raises(ModelError, match=r"layer=5 .* layers 0\.\.2"):
         score("paraphrase", model, None, out=tmp_path, progress=False, layer=5)
 
 
