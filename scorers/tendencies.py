@@ -315,19 +315,31 @@ def _perplexity_records(model, items: list[dict]) -> list[dict]:
     if not hasattr(model, "sequence_logprobs"):
         return [{"id": it["id"], "strategy": PERPLEXITY, "logprob": None, "model_tokens": 0,
                  "length": len(it["text"].split()), "finished": None} for it in items]
-    scores = model.sequence_logprobs([it["text"] for it in items])
-    return [{"id": it["id"], "strategy": PERPLEXITY, "logprob": float(sum(s.logprobs)), "model_tokens": len(s.logprobs),
-             "length": len(it["text"].split()), "finished": None} for it, s in zip(items, scores)]
+    # A line longer than the model's positions (with BOS) is left out of Table 1 and counted, not truncated.
+    fits = [model.max_length is None or len(model.encode(it["text"]).ids) <= model.max_length for it in items]
+    scores = iter(model.sequence_logprobs([it["text"] for it, ok in zip(items, fits) if ok]))
+    out = []
+    for it, ok in zip(items, fits):
+        rec = {"id": it["id"], "strategy": PERPLEXITY, "logprob": None, "model_tokens": 0, "length": len(it["text"].split()), "finished": None}
+        if ok:
+            s = next(scores)
+            rec.update(logprob=float(sum(s.logprobs)), model_tokens=len(s.logprobs))
+        else:
+            rec["excluded"] = "longer_than_the_model"
+        out.append(rec)
+    return out
 
 
 def _table1(records: list[dict]) -> dict | None:
-    """Test-set perplexity (Table 1): per model token and per word (comparable across tokenizers)."""
+    """Test-set perplexity (Table 1): per model token and per word (comparable across tokenizers); lines longer than
+    the model's positions are left out and counted."""
+    too_long = sum(r.get("excluded") == "longer_than_the_model" for r in records)
     records = [r for r in records if r["logprob"] is not None]
     if not records:
         return None
     logprob = sum(r["logprob"] for r in records)
     tokens, words = sum(r["model_tokens"] for r in records), sum(r["length"] for r in records)
-    return {"lines": len(records), "model_tokens": tokens, "words": words, "logprob": logprob,
+    return {"lines": len(records), "lines_too_long": too_long, "model_tokens": tokens, "words": words, "logprob": logprob,
             "ppl_token": float(np.exp(-logprob / tokens)) if tokens else None,
             "ppl_word": float(np.exp(-logprob / words)) if words else None}
 

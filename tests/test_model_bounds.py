@@ -109,7 +109,8 @@ def test_whole_word_search_past_the_positions_is_refused_not_extrapolated(tiny_m
 
 def test_tendencies_with_few_positions_is_refused_or_capped_before_generating(tiny_models, tmp_path, monkeypatch):
     """An explicit max_new_tokens that a prompt pushes past the positions is refused; the derived length (the longest
-    reference line) is capped at the positions, with a warning and the cap in the signature."""
+    reference line) is capped at the positions, with a warning and the cap in the signature; Table 1 leaves a
+    reference line longer than the positions out and counts it."""
     from wordbench.benchmarks.scoring import score_dataset
     from wordbench.scorers.tendencies import TendenciesScorer
 
@@ -123,11 +124,14 @@ def test_tendencies_with_few_positions_is_refused_or_capped_before_generating(ti
     with pytest.raises(ModelError, match=r"prompt of \d+ tokens plus max_new_tokens=40 needs \d+ positions, but gpt2 takes 64"):
         score_dataset(scorer, plan, "data", data, "data", out=tmp_path / "runs", progress=False)
 
-    scorer = TendenciesScorer(n=4, perplexity=False, strategies=("ancestral",), n_resamples=9, baseline_draws=1)
+    scorer = TendenciesScorer(n=4, strategies=("ancestral",), n_resamples=9, baseline_draws=1)
     run = score_dataset(scorer, plan_model(str(tiny_models["gpt2"]), device="cpu"), "data", data, "data", out=tmp_path / "runs", progress=False)
     summary = json.loads((run.path / "summary.json").read_text())
     assert "reference<=63" in summary["signature"]
     assert all(r["model_tokens"] <= 63 for r in run.records() if r.get("model_tokens") is not None)
+    # Table 1 leaves the line longer than the positions out, and counts it
+    assert summary["metrics"]["perplexity"]["lines"] == 2 and summary["metrics"]["perplexity"]["lines_too_long"] == 1
+    assert "1 reference line(s) longer than the model's positions are left out" in (run.path / "report.md").read_text()
 
 
 # --- published layouts: every line's field count is checked, naming the file and the line --------------------------
