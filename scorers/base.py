@@ -114,6 +114,28 @@ class Scorer:
                 raise ModelError(f"{self.name}: --option {f.name}={value} is out of {model.info.name}'s range: {allowed}; "
                                  f"give {f.name} <= {most}")
 
+        if self.context.rows:
+            self.check_lengths(model)
+
+    def model_texts(self, rows: tuple, family: str) -> list[tuple[str, str]]:
+        """(row id, text) of every text the model reads whole for the selected ``rows`` (a scorer whose texts can be
+        long declares them: the run is then checked against the model's positions before any scoring)."""
+        return []
+
+    def check_lengths(self, model) -> None:
+        """One line naming the first row whose text is longer than the model's positions (BOS or the decoder's start
+        token included), before the weights load; not a ModelError after part of the run was scored."""
+        positions = getattr(model, "max_length", None)
+        texts = self.model_texts(self.context.rows, model.family) if positions else []
+        if not texts:
+            return
+        extra = 0 if model.family in ("masked", "encoder") else 1  # BOS, or the decoder's start token
+        lengths = model.tokenizer([t for _, t in texts])["input_ids"]
+        for (row, _), ids in zip(texts, lengths):
+            if len(ids) + extra > positions:
+                raise ModelError(f"{self.name}: row {row} needs {len(ids) + extra} positions, but {model.info.name} takes {positions}: "
+                                 "score a model with more positions, or data without such rows")
+
     def uses_option(self, key: str) -> bool:
         """Whether this run uses option ``key`` (an option a run ignores is not checked against the model)."""
         return True

@@ -68,6 +68,12 @@ class MinPairsScorer(Scorer):
     def stratum(self, row: dict) -> object:
         return row["phenomenon"], row["reference_type"]
 
+    def model_texts(self, rows: tuple, family: str) -> list[tuple[str, str]]:
+        """A causal model reads prompt, source and variant as one text; a seq2seq model the source and each variant."""
+        if family == "seq2seq":
+            return [(r["id"], text) for r in rows for text in (r["source"], r["correct"], r["incorrect"])]
+        return [(r["id"], self.prompt.format(source=r["source"]) + " " + r[key] + self.end) for r in rows for key in ("correct", "incorrect")]
+
     def uses_option(self, key: str) -> bool:
         """The translation's beam and length only where the discrepancy translates."""
         return self.options.discrepancy or key not in ("beam", "max_new_tokens")

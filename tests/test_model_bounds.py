@@ -188,3 +188,20 @@ def test_vader_lines_are_read_by_the_rule(tmp_path, monkeypatch):
     (folder / "vader_lexicon.txt").write_text("good\tvery\t0.9\t[2, 2]\n")
     with pytest.raises(DataFormatError, match=r"vader_lexicon.txt:1: the mean rating 'very' is not a number"):
         lexica._vader()
+
+
+@pytest.mark.parametrize("model_name", ["gpt2", "marian"])
+def test_a_row_longer_than_the_positions_is_refused_before_the_weights_load(tiny_models, tmp_path, monkeypatch, model_name):
+    """Sequence scoring (minpairs, as every scorer that declares its model_texts): the first row too long for the model
+    is named in one line before the weights load, not a ModelError after part of the run was scored."""
+    from wordbench.benchmarks.scoring import score_dataset
+
+    row = {"phenomenon": "clause_omission", "reference_type": "human", "source": "The dog sleeps .",
+           "correct": "Der Hund schläft .", "incorrect": "Der Hund ."}
+    long = dict(row, source=" ".join(["The dog sleeps and the cat runs ."] * 12))
+    data = {"default": {"test": [dict(row, id="short"), dict(long, id="long-one")]}}
+    plan = plan_model(str(tiny_models[model_name]), device="cpu")
+    monkeypatch.setattr(plan, "load", lambda: pytest.fail("weights loaded"))
+    with pytest.raises(ModelError, match=r"minpairs: row long-one needs \d+ positions, but .* takes 64"):
+        score_dataset(get("minpairs").scorer(discrepancy=False), plan, "data", data, "data", out=tmp_path / "runs", progress=False)
+    assert not list((tmp_path / "runs").rglob("records.jsonl"))
