@@ -123,14 +123,15 @@ class Scorer:
         return []
 
     def check_lengths(self, model) -> None:
-        """One line naming the first row whose text is longer than the model's positions (BOS or the decoder's start
-        token included), before the weights load; not a ModelError after part of the run was scored."""
+        """One line naming the first row whose text is longer than the model's positions (with the special tokens the
+        family adds), before the weights load; not a ModelError after part of the run was scored."""
         positions = getattr(model, "max_length", None)
         texts = self.model_texts(self.context.rows, model.family) if positions else []
         if not texts:
             return
-        extra = 0 if model.family in ("masked", "encoder") else 1  # BOS, or the decoder's start token
-        lengths = model.tokenizer([t for _, t in texts])["input_ids"]
+        # BOS; [CLS] and [SEP]; a seq2seq target's start token and EOS
+        extra = {"causal": 1, "masked": 2, "encoder": 2, "seq2seq": 2}.get(model.family, 0)
+        lengths = model.tokenizer([t for _, t in texts], add_special_tokens=False)["input_ids"]
         for (row, _), ids in zip(texts, lengths):
             if len(ids) + extra > positions:
                 raise ModelError(f"{self.name}: row {row} needs {len(ids) + extra} positions, but {model.info.name} takes {positions}: "

@@ -203,5 +203,6 @@ def test_a_row_longer_than_the_positions_is_refused_before_the_weights_load(tiny
     plan = plan_model(str(tiny_models[model_name]), device="cpu")
     monkeypatch.setattr(plan, "load", lambda: pytest.fail("weights loaded"))
     with pytest.raises(ModelError, match=r"minpairs: row long-one needs \d+ positions, but .* takes 64"):
-        score_dataset(get("minpairs").scorer(discrepancy=False), plan, "data", data, "data", out=tmp_path / "runs", progress=False)
+        score_dataset(get("minpairs").scorer(discrepancy=False, prompt="E: {source}\\nG:"), plan, "data", data, "data",
+                      out=tmp_path / "runs", progress=False)
     assert not list((tmp_path / "runs").rglob("records.jsonl"))
