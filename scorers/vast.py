@@ -238,10 +238,8 @@ class VASTScorer(Scorer):
         return row["group"] in POLAR or row["group"] == "basis" or row["group"].startswith(("weat:", "sim:"))
 
     def _layer(self, model) -> int:
-        layer = model.num_layers if self.options.layer is None else int(self.options.layer)
-        if not 0 <= layer <= model.num_layers:
-            raise ConfigError(f"vast: layer must be between 0 and {model.num_layers}")
-        return layer
+        """The isolation layer (its range was checked with the model's config: ``check_model``)."""
+        return model.num_layers if self.options.layer is None else int(self.options.layer)
 
     def _single(self, tokenization: bool) -> bool:
         """Whether the polar words are cut to single-token, equal groups (main scores or the tokenization experiment)."""
@@ -301,8 +299,6 @@ class VASTScorer(Scorer):
     def _best_layer(self, model, setting: str) -> int:
         """The best VAST layer of ``setting``: given, or the argmax on a seeded probe of the run's lexicon words."""
         if self.options.best_layer is not None:
-            if not 0 <= int(self.options.best_layer) <= model.num_layers:
-                raise ConfigError(f"vast: best_layer must be between 0 and {model.num_layers}")
             return int(self.options.best_layer)
         if setting not in self._best:
             lex = [r for r in (self.selected or self.rows) if r["setting"] == setting and r["group"] == "lexicon"]

@@ -44,7 +44,7 @@ def split_fields(file: Path | str, lineno: int, line: str, names: tuple[str, ...
     if len(cells) < len(names) or (len(cells) > len(names) and not more):
         how = {"\t": "tab", None: "whitespace", ",": "comma"}.get(sep, repr(sep))
         raise DataFormatError(f"{file}:{lineno}: expected {', '.join(names)}{' ...' if more else ''} "
-                              f"({'at least ' if more else ''}{len(names)} {how}-separated fields), got {len(cells)}")
+                              f"({'at least ' if more else ''}{len(names)} {how}-separated field{'s' if len(names) > 1 else ''}), got {len(cells)}")
     return cells
 
 

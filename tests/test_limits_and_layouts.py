@@ -206,3 +206,19 @@ def test_a_row_longer_than_the_positions_is_refused_before_the_weights_load(tiny
         score_dataset(get("minpairs").scorer(discrepancy=False, prompt="E: {source}\\nG:"), plan, "data", data, "data",
                       out=tmp_path / "runs", progress=False)
     assert not list((tmp_path / "runs").rglob("records.jsonl"))
+
+
+def test_a_distillingeval_line_with_a_second_field_is_named(tmp_path):
+    """A TSV of source and reference given for the one-column src.en would import with the reference inside the
+    source; it is refused naming the file and the line."""
+    from wordbench.builders.minpairs.formats import read_distillingeval
+
+    folder = tmp_path / "clause_omission.human"
+    folder.mkdir()
+    (folder / "src.en").write_text("The dog sleeps .\nThe cat runs .\tDie Katze rennt .\n")
+    (folder / "tgt.correct.de").write_text("Der Hund schläft .\nDie Katze rennt .\n")
+    (folder / "tgt.incorrect.de").write_text("Der Hund .\nDie Katze .\n")
+    with pytest.raises(DataFormatError, match=r"src.en:2: expected sentence \(1 tab-separated field\), got 2"):
+        read_distillingeval(folder)
+    (folder / "src.en").write_text("The dog sleeps .\r\nThe cat runs .\r\n")  # CRLF endings are no field
+    assert [r["source"] for r in read_distillingeval(folder)] == ["The dog sleeps .", "The cat runs ."]
