@@ -222,3 +222,19 @@ def test_a_distillingeval_line_with_a_second_field_is_named(tmp_path):
         read_distillingeval(folder)
     (folder / "src.en").write_text("The dog sleeps .\r\nThe cat runs .\r\n")  # CRLF endings are no field
     assert [r["source"] for r in read_distillingeval(folder)] == ["The dog sleeps .", "The cat runs ."]
+
+
+@pytest.mark.parametrize("line, needle", [
+    ("Der Hund schläft. :: The dog sleeps. :: Le chien dort.\n", ":1: expected German, English (2 ' :: '-separated fields), got 3"),
+    ("Hund {m} | Der Hund schläft. :: dog\n", ":1: 2 German and 1 English sub-entries"),
+])
+def test_ding_lines_pair_their_fields(tmp_path, line, needle):
+    from wordbench.builders.sources.parallel import ding_pairs
+
+    path = tmp_path / "de-en.txt"
+    path.write_text("# comment\n" + line)
+    with pytest.raises(DataFormatError) as exc:
+        ding_pairs(path)
+    assert str(path) + needle.replace(":1:", ":2:") in str(exc.value)
+    path.write_text("Hund {m} | Der Hund schläft hier. :: dog | The dog sleeps here.\n")
+    assert [(p.source, p.reference) for p in ding_pairs(path)] == [("The dog sleeps here.", "Der Hund schläft hier.")]
