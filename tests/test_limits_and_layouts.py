@@ -238,3 +238,12 @@ def test_ding_lines_pair_their_fields(tmp_path, line, needle):
     assert str(path) + needle.replace(":1:", ":2:") in str(exc.value)
     path.write_text("Hund {m} | Der Hund schläft hier. :: dog | The dog sleeps here.\n")
     assert [(p.source, p.reference) for p in ding_pairs(path)] == [("The dog sleeps here.", "Der Hund schläft hier.")]
+
+
+def test_fine_tuning_cuts_lines_at_the_model_positions_and_says_so(tiny_models, capsys):
+    from wordbench.scorers.finetune import finetune_causal
+
+    model = load_model(str(tiny_models["gpt2"]), device="cpu")
+    lines = [" ".join(["the dog saw a cat ."] * 20), "a dog ."]
+    finetune_causal(model, lines, epochs=1, batch_size=2)  # 128 tokens would run past the 64 positions
+    assert "1 of 2 corpus lines are longer than 64 tokens and were cut there" in capsys.readouterr().err
