@@ -25,7 +25,7 @@ from pathlib import Path
 from wordbench.errors import DataFormatError, SourceError
 
 from .sources.base import SourceInfo, file_sha8
-from .sources.readers import numbered_lines
+from .sources.readers import numbered_lines, split_fields
 
 BUILTIN = Path(__file__).with_name("paraphrase_review.tsv")
 COLUMNS = ("word", "hypernym", "sibling", "verdict", "criterion", "sentence", "reason")
@@ -65,9 +65,7 @@ def load_review(spec: str) -> tuple[Review, SourceInfo | None]:
                 raise DataFormatError(f"{path}:{lineno}: a review file opens with the header {' | '.join(COLUMNS)} (tab-separated)")
             header_seen = True
             continue
-        if len(cells) != len(COLUMNS):
-            raise DataFormatError(f"{path}:{lineno}: {len(cells)} tab-separated cells, a review row has {len(COLUMNS)} ({', '.join(COLUMNS)})")
-        x, x_h, x_a, verdict, criterion, sentence, _ = (c.strip() for c in cells)
+        x, x_h, x_a, verdict, criterion, sentence, _ = (c.strip() for c in split_fields(path, lineno, text, COLUMNS))
         if not (x and x_h and x_a and sentence):
             raise DataFormatError(f"{path}:{lineno}: word, hypernym, sibling and sentence must not be empty")
         if any(w != w.lower() for w in (x, x_h, x_a)):

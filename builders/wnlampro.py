@@ -27,6 +27,7 @@ from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 
 from .base import Builder
 from .sources.base import SourceInfo, read_utf8
+from .sources.readers import split_fields
 from .sources.dictionary import load_dictionary
 from .sources.frequencies import Frequencies, bin_of, load_frequencies, zipf
 from .sources.stopwords import CLOSED_CLASS
@@ -546,8 +547,9 @@ def read_wnlampro_txt(
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        cols = split_fields(path, lineno, line, ("ID", "dev|test", "KEY", "RELATION", "TARGET"), more=True)
         try:
-            split, row = _parse_line(line, rare_below, frequent_from)
+            split, row = _parse_line(cols, rare_below, frequent_from)
         except ValueError as exc:
             raise DataFormatError(f"{path}:{lineno}: {exc}") from None
         if row["id"] in first_line:
@@ -590,10 +592,7 @@ def _parse_annotated(text: str) -> tuple[str, str, float]:
     return word, m["pos"], count
 
 
-def _parse_line(line: str, rare_below: float, frequent_from: float) -> tuple[str, dict]:
-    cols = line.split("\t")
-    if len(cols) < 5:
-        raise ValueError(f"expected ID, dev|test, KEY, RELATION and at least one TARGET separated by tabs, got {len(cols)} columns")
+def _parse_line(cols: list[str], rare_below: float, frequent_from: float) -> tuple[str, dict]:
     ident, split, key, relation, *targets = cols
     if targets and not targets[-1].strip():
         targets = targets[:-1]  # a trailing tab (or CR) ends the line: harmless

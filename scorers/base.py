@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -11,6 +12,18 @@ from wordbench.hashing import content_tag
 from wordbench.spec import Spec
 
 from .models import ModelError, ModelInfo, ScoringModel
+
+
+def _new_tokens(model) -> tuple[int | None, str]:
+    positions = model.max_length
+    return (None, "") if positions is None else (positions - 1, f"it takes {positions} positions, and a prompt holds at least one")
+
+
+# Each ``model_max`` bound of wordbench.spec.MODEL_BOUNDS on a model or a plan: (the largest value, the range in words).
+MODEL_LIMITS = {
+    "layers": lambda m: (m.num_layers, f"layers 0..{m.num_layers} (0: the embeddings)"),
+    "new_tokens": _new_tokens,
+}
 
 
 @dataclass(frozen=True)
@@ -89,7 +102,44 @@ class Scorer:
         return False
 
     def check_model(self, model: ScoringModel) -> None:
+        """What the scorer asks of ``model`` (a plan knows it from the config, before the data and the weights load):
+        its family, and every declared option bounded by the model (``opt(model_max=...)``) within the model's range."""
         self.check_family(model.family, model.info.name)
+        for f in dataclasses.fields(self.Options):
+            bound, value = f.metadata.get("model_max"), getattr(self.options, f.name)
+            if bound is None or value is None or not self.uses_option(f.name):
+                continue
+            most, allowed = MODEL_LIMITS[bound](model)
+            if most is not None and value > most:
+                raise ModelError(f"{self.name}: --option {f.name}={value} is out of {model.info.name}'s range: {allowed}; "
+                                 f"give {f.name} <= {most}")
+
+        if self.context.rows:
+            self.check_lengths(model)
+
+    def model_texts(self, rows: tuple, family: str) -> list[tuple[str, str]]:
+        """(row id, text) of every text the model reads whole for the selected ``rows`` (a scorer whose texts can be
+        long declares them: the run is then checked against the model's positions before any scoring)."""
+        return []
+
+    def check_lengths(self, model) -> None:
+        """One line naming the first row whose text is longer than the model's positions (with the special tokens the
+        family adds), before the weights load; not a ModelError after part of the run was scored."""
+        positions = getattr(model, "max_length", None)
+        texts = self.model_texts(self.context.rows, model.family) if positions else []
+        if not texts:
+            return
+        # BOS; [CLS] and [SEP]; a seq2seq target's start token and EOS
+        extra = {"causal": 1, "masked": 2, "encoder": 2, "seq2seq": 2}.get(model.family, 0)
+        lengths = model.tokenizer([t for _, t in texts], add_special_tokens=False)["input_ids"]
+        for (row, _), ids in zip(texts, lengths):
+            if len(ids) + extra > positions:
+                raise ModelError(f"{self.name}: row {row} needs {len(ids) + extra} positions, but {model.info.name} takes {positions}: "
+                                 "score a model with more positions, or data without such rows")
+
+    def uses_option(self, key: str) -> bool:
+        """Whether this run uses option ``key`` (an option a run ignores is not checked against the model)."""
+        return True
 
     def check_family(self, family: str, model_name: str) -> None:
         """Refuse a model family the benchmark cannot score (the CLI asks before the weights load)."""

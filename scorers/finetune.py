@@ -9,6 +9,8 @@ from __future__ import annotations
 import tempfile
 from typing import Iterable
 
+from wordbench.errors import warn
+
 
 def finetune_causal(model, lines: Iterable[str], epochs: float = 1.0, batch_size: int = 8, max_length: int = 128,
                     learning_rate: float = 5e-5, seed: int = 0) -> dict:
@@ -25,8 +27,12 @@ def finetune_causal(model, lines: Iterable[str], epochs: float = 1.0, batch_size
         from wordbench.errors import SourceError
 
         raise SourceError("fine-tuning corpus has no text")
-    train = datasets.Dataset.from_dict({"text": texts}).map(
-        lambda b: tok(b["text"], truncation=True, max_length=max_length), batched=True, remove_columns=["text"])
+    limit = min(max_length, model.max_length or max_length)  # never past the model's positions
+    encoded = tok(texts)["input_ids"]
+    cut = sum(len(ids) > limit for ids in encoded)
+    if cut:
+        warn(f"fine-tuning: {cut} of {len(texts)} corpus lines are longer than {limit} tokens and were cut there")
+    train = datasets.Dataset.from_dict({"input_ids": [ids[:limit] for ids in encoded]})
     net = model.model
     if net.dtype in (torch.float16, torch.bfloat16) and model.device.type == "cpu":
         net.float()  # half-precision weights do not train on CPU

@@ -45,7 +45,7 @@ class Options(Spec):
     strict: bool = opt(False, "LingEval97: a tie counts as an error")
     discrepancy: bool = opt(True, "translate every source (beam search) for the distributional discrepancy")
     beam: int = opt(5, "beam size of those translations", ge=1)
-    max_new_tokens: int = opt(256, "longest translation in model tokens (as the builder's mt_max_new_tokens)", ge=1)
+    max_new_tokens: int = opt(256, "longest translation in model tokens (as the builder's mt_max_new_tokens)", ge=1, model_max="new_tokens")
     prompt: str = opt(DEFAULT_PROMPT, "causal models: the translation prompt with {source}; the target follows after a space",
                       check=lambda p: template_problem(p.replace("\\n", "\n")))
     end: str = opt("\n", "causal models: text scored after the target, where a seq2seq model scores EOS (a typed \\n is a newline)")
@@ -65,6 +65,16 @@ class MinPairsScorer(PairScorer):
 
     def stratum(self, row: dict) -> object:
         return row["phenomenon"], row["reference_type"]
+
+    def model_texts(self, rows: tuple, family: str) -> list[tuple[str, str]]:
+        """A causal model reads prompt, source and variant as one text; a seq2seq model the source and each variant."""
+        if family == "seq2seq":
+            return [(r["id"], text) for r in rows for text in (r["source"], r["correct"], r["incorrect"])]
+        return [(r["id"], self.prompt.format(source=r["source"]) + " " + r[key] + self.end) for r in rows for key in ("correct", "incorrect")]
+
+    def uses_option(self, key: str) -> bool:
+        """The translation's beam and length only where the discrepancy translates."""
+        return self.options.discrepancy or key not in ("beam", "max_new_tokens")
 
     def reduce_for(self, family: str) -> str:
         """mean or sum; faithful scores causal models by the sum (the paper's Eq. 1)."""

@@ -42,7 +42,8 @@ def default_layer(model) -> int:
 
 @dataclass(frozen=True)
 class Options(Spec):
-    layer: int | None = opt(None, "the layer whose token states BERTScore compares; none: bert_score's tuned layer, else the top", ge=0)
+    layer: int | None = opt(None, "the layer whose token states BERTScore compares; none: bert_score's tuned layer, else the top", ge=0,
+                            model_max="layers")
 
 
 class ParaphraseScorer(Scorer):

@@ -561,3 +561,9 @@ def proportion_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, f
         return float("nan"), float("nan")
     ci = stats.binomtest(int(successes), int(n)).proportion_ci(confidence_level=level, method="wilson")
     return float(ci.low), float(ci.high)
+
+
+def finite_argmax(values) -> int | None:
+    """The index of the largest finite value (None: none is finite, e.g. a constant column at every layer)."""
+    values = np.asarray(values, dtype=np.float64)
+    return int(np.nanargmax(np.where(np.isfinite(values), values, np.nan))) if np.isfinite(values).any() else None

@@ -20,7 +20,7 @@ from typing import Literal
 
 import numpy as np
 
-from wordbench.errors import ConfigError, DataFormatError
+from wordbench.errors import ConfigError, DataFormatError, warn
 from wordbench.hashing import file_sha8, seeded_key
 from wordbench.spec import Spec, opt, seed_opt
 from wordbench.builders.sources.corpora import numbered_lines
@@ -28,7 +28,7 @@ from wordbench.builders.sources.normalize import Normalizer
 
 from . import stats
 from .base import RunContext, Scorer
-from .models import ModelInfo
+from .models import ModelError, ModelInfo
 
 CURVE_POINTS = 40
 MIN_CURVE_DOCS = 5
@@ -46,7 +46,8 @@ Strategy = Literal["ancestral", "nucleus", "beam", "greedy"]
 class Options(Spec):
     strategies: tuple[Strategy, ...] = opt(PAPER_STRATEGIES, "decoding strategies to sample with (the paper: ancestral, nucleus, beam)", nonempty=True)
     n: int = opt(1000, "samples per strategy (the paper: 1M); --limit N caps it at N", ge=2)
-    max_new_tokens: int | None = opt(None, "longest sample; none: the most model tokens (trigram: words) of a reference line, plus one for EOS", ge=1)
+    max_new_tokens: int | None = opt(None, "longest sample; none: the most model tokens (trigram: words) of a reference line, plus one for EOS",
+                                     ge=1, model_max="new_tokens")
     stop_at_newline: bool = opt(True, "a sample is a line: a newline ends it as EOS does")
     top_p: float = opt(0.95, "nucleus mass (the paper's text does not state its value)", gt=0, le=1)
     beams: int = opt(5, "beam sampling width (the paper: 5)", ge=1)
@@ -88,6 +89,8 @@ class TendenciesScorer(Scorer):
         self._references: dict[int, stats.Sample] = {}  # reference subsamples by size (reference_size=sample)
         self._trigram = None
         self._max_new: int | None = None
+        self._prompts: list[str] = []  # known once the items are (``work_items``)
+        self._capped: int | None = None  # the derived sample length, capped at the model's positions
 
     @property
     def settings(self) -> dict[str, object]:
@@ -98,7 +101,8 @@ class TendenciesScorer(Scorer):
             return {"samples": Path(o.samples).name, **analysis}
         n = o.n if self.limit is None else min(o.n, self.limit)  # the samples actually drawn: --limit caps n
         generation = {"strategies": ",".join(self.strategies), "n": n,
-                      "max_new_tokens": "reference" if o.max_new_tokens is None else o.max_new_tokens,
+                      "max_new_tokens": o.max_new_tokens if o.max_new_tokens is not None else
+                      "reference" if self._capped is None else f"reference<={self._capped}",
                       "stop_at_newline": o.stop_at_newline, "top_p": o.top_p, "beams": o.beams, "prompts": o.prompts or "none"}  # content_tag hashes the file
         if o.baseline:
             return {"baseline": o.baseline, **generation, **analysis}
@@ -110,6 +114,28 @@ class TendenciesScorer(Scorer):
         super().check_family(family, model_name)
         if self.options.backend == "vllm" and not self.options.baseline and family != "causal":
             raise ConfigError(f"tendencies: backend=vllm generates with causal models only; {model_name} is {family} (use backend=hf)")
+
+    def check_model(self, model) -> None:
+        """As every scorer's, and once the prompts are known (``work_items``), the longest prompt and the generation
+        length within the model's positions: refused here, before the weights load, not an IndexError mid-generation."""
+        super().check_model(model)
+        positions = getattr(model, "max_length", None)
+        if positions is None or not self._prompts or self.options.backend == "vllm":
+            return
+        longest = max(len(ids) for ids in model.tokenizer([p.rstrip() for p in self._prompts], add_special_tokens=False)["input_ids"])
+        prompt = longest + 1 if model.family == "causal" else 1  # BOS + prompt; a seq2seq decoder starts from one token
+        new = self.max_new_tokens(model)
+        if prompt + new <= positions:
+            return
+        if self.options.max_new_tokens is None and positions > prompt:  # the derived length: capped, and the signature says so
+            self._max_new = self._capped = positions - prompt
+            warn(f"tendencies: the longest reference line + 1 is {new} tokens, but {model.info.name} takes {positions} positions "
+                 f"with a prompt of {prompt}: samples are capped at {self._capped} tokens (max_new_tokens=reference<={self._capped})")
+            return
+        given = f"max_new_tokens={new}" if self.options.max_new_tokens is not None else f"the longest reference line + 1 ({new} tokens)"
+        raise ModelError(f"tendencies: a prompt of {prompt} tokens plus {given} needs {prompt + new} positions, but "
+                         f"{model.info.name} takes {positions}: give --option max_new_tokens=N with N <= {max(positions - prompt, 1)}"
+                         + (" or shorter prompts" if self.options.prompts else ""))
 
     def run_info(self, model) -> ModelInfo:
         if self.options.samples:
@@ -141,6 +167,7 @@ class TendenciesScorer(Scorer):
         prompts = [line for _, line in _read_lines(Path(self.options.prompts))] if self.options.prompts else [""]
         if not prompts:
             raise ConfigError(f"prompts file {self.options.prompts} has no prompt")
+        self._prompts = prompts
         n = int(self.options.n) if self.limit is None else min(int(self.options.n), int(self.limit))
         items = [{"id": f"{s}-{i:07d}", "strategy": s, "prompt": prompts[i % len(prompts)]}
                  for s in self.strategies for i in range(max(n, 2))]
@@ -288,19 +315,31 @@ def _perplexity_records(model, items: list[dict]) -> list[dict]:
     if not hasattr(model, "sequence_logprobs"):
         return [{"id": it["id"], "strategy": PERPLEXITY, "logprob": None, "model_tokens": 0,
                  "length": len(it["text"].split()), "finished": None} for it in items]
-    scores = model.sequence_logprobs([it["text"] for it in items])
-    return [{"id": it["id"], "strategy": PERPLEXITY, "logprob": float(sum(s.logprobs)), "model_tokens": len(s.logprobs),
-             "length": len(it["text"].split()), "finished": None} for it, s in zip(items, scores)]
+    # A line longer than the model's positions (with BOS) is left out of Table 1 and counted, not truncated.
+    fits = [model.max_length is None or len(model.encode(it["text"]).ids) <= model.max_length for it in items]
+    scores = iter(model.sequence_logprobs([it["text"] for it, ok in zip(items, fits) if ok]))
+    out = []
+    for it, ok in zip(items, fits):
+        rec = {"id": it["id"], "strategy": PERPLEXITY, "logprob": None, "model_tokens": 0, "length": len(it["text"].split()), "finished": None}
+        if ok:
+            s = next(scores)
+            rec.update(logprob=float(sum(s.logprobs)), model_tokens=len(s.logprobs))
+        else:
+            rec["excluded"] = "longer_than_the_model"
+        out.append(rec)
+    return out
 
 
 def _table1(records: list[dict]) -> dict | None:
-    """Test-set perplexity (Table 1): per model token and per word (comparable across tokenizers)."""
+    """Test-set perplexity (Table 1): per model token and per word (comparable across tokenizers); lines longer than
+    the model's positions are left out and counted."""
+    too_long = sum(r.get("excluded") == "longer_than_the_model" for r in records)
     records = [r for r in records if r["logprob"] is not None]
     if not records:
         return None
     logprob = sum(r["logprob"] for r in records)
     tokens, words = sum(r["model_tokens"] for r in records), sum(r["length"] for r in records)
-    return {"lines": len(records), "model_tokens": tokens, "words": words, "logprob": logprob,
+    return {"lines": len(records), "lines_too_long": too_long, "model_tokens": tokens, "words": words, "logprob": logprob,
             "ppl_token": float(np.exp(-logprob / tokens)) if tokens else None,
             "ppl_word": float(np.exp(-logprob / words)) if words else None}
 

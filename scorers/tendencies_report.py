@@ -60,6 +60,10 @@ def _table1(summaries: list[dict]) -> list[str]:
             why = {"ngram": "unsmoothed: diverges, not reported (as the paper)",
                    "seq2seq": "not computed: a seq2seq decoder scores text given a source"}.get(s["model"]["family"], "not computed")
             out.append(f"| {s['model']['name']} | – | – | – | – ({why}) | – |")
+    for s in summaries:
+        ppl = s["metrics"].get("perplexity") or {}
+        if ppl.get("lines_too_long"):
+            out += ["", f"{s['model']['name']}: {ppl['lines_too_long']} reference line(s) longer than the model's positions are left out."]
     return out + ["", "Log-probabilities of the reference lines as the builder wrote them (XLM-preprocessed: lower-cased, "
                   "Moses tokens, no accents), each from BOS, EOS not scored; per word = exp(-sum log p / whitespace words).", ""]
 

@@ -29,6 +29,7 @@ from wordbench.builders.vast_words import valence_class
 from wordbench.builders.vast_words import POLAR, VAD_SETS, WEAT_TESTS, WORD_SETS
 
 from . import stats
+from .stats import finite_argmax
 from .base import RunContext, Scorer
 from .models import ModelError
 
@@ -36,8 +37,9 @@ from .models import ModelError
 @dataclass(frozen=True)
 class Options(Spec):
     pool: Literal["first", "last", "mean", "max"] = opt("last", "pooling over the word's subword tokens (the paper: last)")
-    layer: int | None = opt(None, "layer of the isolation curve and the bias tests (default: the top layer)", ge=0)
-    best_layer: int | None = opt(None, "second isolation layer (default: the best VAST layer of each setting, found on a probe)", ge=0)
+    layer: int | None = opt(None, "layer of the isolation curve and the bias tests (default: the top layer)", ge=0, model_max="layers")
+    best_layer: int | None = opt(None, "second isolation layer (default: the best VAST layer of each setting, found on a probe)", ge=0,
+                                 model_max="layers")
     probe_words: int = opt(1000, "lexicon words (a seeded sample) the best layer is found on", ge=3)
     max_pcs: int = opt(12, "the isolation curve removes 0..max_pcs principal components", ge=0)
     null_pcs: Literal["paper", "best"] | int = opt(
@@ -69,7 +71,8 @@ def sc_weat(words: np.ndarray, pleasant: np.ndarray, unpleasant: np.ndarray) -> 
     cos_a = np.einsum("nld,ald->nla", w, a)
     cos_b = np.einsum("nld,bld->nlb", w, b)
     both = np.concatenate([cos_a, cos_b], -1)
-    return (cos_a.mean(-1) - cos_b.mean(-1)) / both.std(-1, ddof=1)
+    with np.errstate(invalid="ignore", divide="ignore"):  # a state equally close to every polar word: NaN, excluded by the scorer
+        return (cos_a.mean(-1) - cos_b.mean(-1)) / both.std(-1, ddof=1)
 
 
 def pearson_by_layer(effects: np.ndarray, valence: np.ndarray) -> np.ndarray:
@@ -155,6 +158,17 @@ def decode_vector(s: str) -> np.ndarray:
 MIN_LEXICON_WORDS = 3
 
 
+def too_few(valences) -> str | None:
+    """Why a Pearson r with these words' valences is undefined (None: it is defined): fewer than
+    ``MIN_LEXICON_WORDS`` words, or one valence for all."""
+    valences = [v for v in valences if v is not None and np.isfinite(v)]
+    if len(valences) < MIN_LEXICON_WORDS:
+        return f"{len(valences)} lexicon word(s), a correlation with valence needs at least {MIN_LEXICON_WORDS}"
+    if len(set(valences)) < 2:
+        return f"every one has the valence {valences[0]}, a correlation with a constant is undefined"
+    return None
+
+
 class VASTScorer(Scorer):
     name = "vast"
     families = ("causal", "masked", "encoder", "seq2seq")
@@ -169,6 +183,7 @@ class VASTScorer(Scorer):
         self._polar: dict[tuple[str, bool], tuple[np.ndarray, np.ndarray] | None] = {}
         self._best: dict[str, int] = {}
         self._cache: dict[str, np.ndarray] = {}  # states of probe rows until score() takes them
+        self._seen_checked = False
 
     @property
     def bos_on(self) -> bool:
@@ -222,20 +237,9 @@ class VASTScorer(Scorer):
         terms): a sample's basis must not shrink towards its lexicon words, whose PC1 is valence itself."""
         return row["group"] in POLAR or row["group"] == "basis" or row["group"].startswith(("weat:", "sim:"))
 
-    def check_model(self, model) -> None:
-        """As every scorer's, and the layer options within the model's layers (a plan knows them from its config,
-        so the CLI asks before the data and the weights load)."""
-        super().check_model(model)
-        for key in ("layer", "best_layer"):
-            value = getattr(self.options, key)
-            if value is not None and value > model.num_layers:
-                raise ConfigError(f"vast: {key}={value} but {model.info.name} has layers 0..{model.num_layers}")
-
     def _layer(self, model) -> int:
-        layer = model.num_layers if self.options.layer is None else int(self.options.layer)
-        if not 0 <= layer <= model.num_layers:
-            raise ConfigError(f"vast: layer must be between 0 and {model.num_layers}")
-        return layer
+        """The isolation layer (its range was checked with the model's config: ``check_model``)."""
+        return model.num_layers if self.options.layer is None else int(self.options.layer)
 
     def _single(self, tokenization: bool) -> bool:
         """Whether the polar words are cut to single-token, equal groups (main scores or the tokenization experiment)."""
@@ -276,30 +280,45 @@ class VASTScorer(Scorer):
             got = {}
         return np.stack([got[r["id"]] if r["id"] in got else self._cache.pop(r["id"]) for r in rows])
 
+    def _check_seen(self, model) -> None:
+        """Once per run, before any state is computed: each setting's selected lexicon words the model sees (not its
+        unknown token alone) must give a correlation; else one line, not an empty table or an All-NaN layer search."""
+        if self._seen_checked:
+            return
+        lex = [r for r in (self.selected or self.rows) if r["group"] == "lexicon"]
+        ids = model.span_token_ids([r["context"] for r in lex], [(r["start"], r["end"]) for r in lex], bos=self.bos_on)
+        for setting in dict.fromkeys(r["setting"] for r in lex):
+            rows = [r for r, i in zip(lex, ids) if r["setting"] == setting]
+            seen = {r["word"]: r["valence"] for r, i in zip(lex, ids) if r["setting"] == setting and not model.unseen(i)}
+            why = too_few(list(seen.values()))
+            if why:
+                raise ModelError(f"vast: {model.info.name} sees {len(seen)} of the {len({r['word'] for r in rows})} lexicon words of the "
+                                 f"{setting} setting (the others are its unknown token alone): {why}; score a model whose tokenizer covers the lexicon")
+        self._seen_checked = True
+
     def _best_layer(self, model, setting: str) -> int:
         """The best VAST layer of ``setting``: given, or the argmax on a seeded probe of the run's lexicon words."""
         if self.options.best_layer is not None:
-            if not 0 <= int(self.options.best_layer) <= model.num_layers:
-                raise ConfigError(f"vast: best_layer must be between 0 and {model.num_layers}")
             return int(self.options.best_layer)
         if setting not in self._best:
             lex = [r for r in (self.selected or self.rows) if r["setting"] == setting and r["group"] == "lexicon"]
             probe = sorted(lex, key=lambda r: seeded_key(self.options.seed, r["id"]))[: self.options.probe_words]
             ids = model.span_token_ids([r["context"] for r in probe], [(r["start"], r["end"]) for r in probe], bos=self.bos_on)
             probe = [r for r, i in zip(probe, ids) if not model.unseen(i)]  # as score(): an unknown token is no word
-            if len(probe) < 3:
-                self._best[setting] = self._layer(model)
-            else:
+            self._best[setting] = self._layer(model)  # a probe with no defined correlation keeps the isolation layer
+            if too_few([r["valence"] for r in probe]) is None:
                 states = self._states(model, probe)
                 self._cache.update({r["id"]: st for r, st in zip(probe, states)})  # scored once: score() takes them from here
                 vast = _vast(sc_weat(states, *self._polar_states(model, setting, self._single(False))), [r["valence"] for r in probe])
-                self._best[setting] = int(np.nanargmax(vast))
+                if finite_argmax(vast) is not None:
+                    self._best[setting] = finite_argmax(vast)
         return self._best[setting]
 
     def score(self, model, items: list[dict]) -> list[dict]:
         for r in items:
             if r["context"][r["start"]:r["end"]].lower() != r["word"].lower():
                 raise DataFormatError(f"row {r['id']}: the word {r['word']!r} is not at {r['start']}:{r['end']} of {r['context']!r}")
+        self._check_seen(model)
         layer = self._layer(model)
         best = {s: self._best_layer(model, s) for s in dict.fromkeys(r["setting"] for r in items)}
         states = self._states(model, items)  # [n, layers + 1, dim]
@@ -308,12 +327,14 @@ class VASTScorer(Scorer):
         unseen = {i for i, x in enumerate(ids) if model.unseen(x)}  # the model's unknown token only: never scored as a word
         effects: dict[int, list[float]] = {}
         single: dict[int, list[float]] = {}
+        constant: set[int] = set()  # words whose state gives no SC-WEAT effect size at some layer
         for setting in best:
             idx = [i for i, r in enumerate(items) if r["setting"] == setting and r["group"] == "lexicon" and i not in unseen]
             if not idx:
                 continue
             es = sc_weat(states[idx], *self._polar_states(model, setting, self._single(False)))
-            effects.update({i: [round(float(v), 6) for v in row] for i, row in zip(idx, es)})
+            constant.update(i for i, row in zip(idx, es) if not np.isfinite(row).all())  # equally close to every polar word
+            effects.update({i: [round(float(v), 6) for v in row] for i, row in zip(idx, es) if i not in constant})
             if setting == self._tokenization_setting and self._single(True) != self._single(False):
                 polar = self._polar_states(model, setting, True)
                 if polar is not None:
@@ -324,8 +345,8 @@ class VASTScorer(Scorer):
             rec = {"id": r["id"], "word": r["word"], "group": r["group"], "setting": r["setting"],
                    "valence": r["valence"] if np.isfinite(r["valence"]) else None, "tokens": n,
                    "effect_sizes": effects.get(i), "vector": None if i in unseen else encode_vector(states[i, layer])}
-            if i in unseen:
-                out.append({**rec, "excluded": "unknown_token"})
+            if i in unseen or i in constant:
+                out.append({**rec, "effect_sizes": None, "vector": None, "excluded": "unknown_token" if i in unseen else "constant_state"})
                 continue
             if i in single:
                 rec["effect_sizes_single"] = single[i]
@@ -340,16 +361,23 @@ class VASTScorer(Scorer):
     # --- summary --------------------------------------------------------------------------------
     def summarize(self, records: list[dict]) -> dict:
         o = self.options
-        excluded = sorted({r["word"] for r in records if r.get("excluded")})
+        excluded = {why: sorted({r["word"] for r in records if r.get("excluded") == why}) for why in ("unknown_token", "constant_state")}
         records = [r for r in records if not r.get("excluded")]
         by_setting: dict[str, list[dict]] = {}
         for r in records:
             by_setting.setdefault(r["setting"], []).append(r)
-        layers = {}
+        layers, uncorrelated = {}, {}
         for setting, recs in by_setting.items():
             lex = [r for r in recs if r["group"] == "lexicon"]
-            if len(lex) >= 3:
-                layers[setting] = {"n": len(lex), "vast": _vast([r["effect_sizes"] for r in lex], [r["valence"] for r in lex]).tolist()}
+            why = too_few([r["valence"] for r in lex])
+            if why:  # counted and said, not a table of NaN
+                uncorrelated[setting] = why
+                continue
+            layers[setting] = {"n": len(lex), "vast": _vast([r["effect_sizes"] for r in lex], [r["valence"] for r in lex]).tolist()}
+        if not layers:
+            raise DataFormatError("vast: no setting keeps lexicon words enough for a correlation once the words the model cannot "
+                                  f"embed are excluded ({len(excluded['unknown_token'])} unknown token, {len(excluded['constant_state'])} "
+                                  f"constant state): " + "; ".join(f"{k}: {v}" for k, v in uncorrelated.items()))
         top = max((len(v["vast"]) for v in layers.values()), default=1) - 1
         layer = top if o.layer is None else int(o.layer)
         dim = next((len(decode_vector(r["vector"])) for r in records), 0)
@@ -362,7 +390,7 @@ class VASTScorer(Scorer):
             curves = {"top": curve}
             if best != layer:
                 curves["best"] = self._isolation(by_setting, setting, "vector_best", best, k)[0]
-            isolation[setting] = {"layer": layer, "best_layer": best, "argmax_layer": int(np.nanargmax(layers[setting]["vast"])),
+            isolation[setting] = {"layer": layer, "best_layer": best, "argmax_layer": finite_argmax(layers[setting]["vast"]),
                                   "basis_words": self._basis_size(by_setting, setting),
                                   **{f"curve_{key}": c for key, c in curves.items()}}
         bleached = isolation.get("bleached", {}).get("curve_top") or []
@@ -376,7 +404,8 @@ class VASTScorer(Scorer):
                             "best_n": int(np.argmax(curve)), "best_after": max(curve)}
             table1[setting] = row
         first = self.rows[0] if self.rows else {}
-        meta = {"excluded_unknown_token": {"words": len(excluded), "examples": excluded[:10]},
+        meta = {**{f"excluded_{why}": {"words": len(words), "examples": words[:10]} for why, words in excluded.items()},
+                "settings_without_correlation": uncorrelated,
                 "lexicon": first.get("lexicon"), "language": first.get("language"), "pool": o.pool, "layer": layer, "dim": dim, "null_pcs": n, "null_pcs_rule": str(o.null_pcs), "pca_basis": o.pca_basis,
                 "polar_filter": o.polar_filter, "bos": "prepend" if self.bos_on else "none"}
         best = isolation.get("bleached", {}).get("best_layer", layer)

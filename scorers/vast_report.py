@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from . import plots
+from .stats import finite_argmax
 
 
 def _f(v, digits: int = 3) -> str:
@@ -47,6 +48,12 @@ def report(summaries: list[dict]) -> str:
         if unseen.get("words"):
             out += [f"Excluded: {unseen['words']} word(s) the model's tokenizer maps to its unknown token only "
                     f"(e.g. {', '.join(unseen['examples'][:5])}); they are in no correlation, basis or test.", ""]
+        constant = m.get("excluded_constant_state") or {}
+        if constant.get("words"):
+            out += [f"Excluded: {constant['words']} word(s) whose state is equally close to every polar word at some layer, so "
+                    f"their SC-WEAT effect size is undefined (e.g. {', '.join(constant['examples'][:5])}).", ""]
+        for setting, why in (m.get("settings_without_correlation") or {}).items():
+            out += [f"Not reported: the {setting} setting ({why}).", ""]
         out += [f"# VAST{title}", "", _settings_line(m), "", f"Signature: `{s.get('signature', '')}`", "",
                 f"## VAST per layer (Pearson r of SC-WEAT effect sizes with valence){title}", "",
                 "| layer | " + " | ".join(f"{k} (n={m['layers'][k]['n']})" for k in settings) + " |",
@@ -98,7 +105,7 @@ def report(summaries: list[dict]) -> str:
                     "|---|---|---|---|---|---|---|---|---|"]
             for task, t in sim.items():
                 by = t["by_layer"]
-                out.append(f"| {task} | {t['pairs']}/{t['pairs_total']} | {int(np.nanargmax(by))} ({_f(max(by))}) | {t['top']['layer']} | "
+                out.append(f"| {task} | {t['pairs']}/{t['pairs_total']} | {_argmax_cell(by)} | {t['top']['layer']} | "
                            f"{_f(t['top']['before'])} | {_f(t['top']['after'])} | {t['best']['layer']} | {_f(t['best']['before'])} | {_f(t['best']['after'])} |")
         out.append("")
     return "\n".join(out)
@@ -182,3 +189,9 @@ def figures(summaries: list[dict], folder: Path) -> list[str]:
         _legend(ax)
         names.append(plots.save(fig, folder, "bias.png"))
     return names
+
+
+def _argmax_cell(values) -> str:
+    """The best layer and its value, or n/a where no layer's value is defined."""
+    best = finite_argmax(values)
+    return "n/a" if best is None else f"{best} ({_f(values[best])})"

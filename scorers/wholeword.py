@@ -114,6 +114,9 @@ class WordSteps(Protocol):
         ``next_lp`` is the log-prob of the word's own next token when ``path`` is a proper prefix of ``actual``.
         """
 
+    def check_reach(self, reach: Sequence[tuple[int, int, int]]) -> None:
+        """Refuse, before any step, a (line, word, path length) that would run past the model's positions."""
+
 
 @dataclass
 class WordPrediction:
@@ -150,6 +153,8 @@ def predict_words(model_steps: WordSteps, decode, vocab: WordVocabulary, events:
     depth_limit = search_depth(faithful)
     n = len(events)
     actual = [model_steps.actual(line, i) for line, i, _ in events]
+    reach = max(GREEDY_DEPTH, depth_limit) if search else 0  # the longest path off the word's own tokens
+    model_steps.check_reach([(line, i, max(reach, len(a))) for (line, i, _), a in zip(events, actual)])
     # Teacher forcing: one request per prefix of the target's own tokens (the last one gives P(end)).
     tf_requests = [(line, i, tuple(actual[e][:j])) for e, (line, i, _) in enumerate(events) for j in range(len(actual[e]) + 1)]
     tf_steps = model_steps.steps(tf_requests)

@@ -87,6 +87,9 @@ class WordPredScorer(Scorer):
         """A line is sampled in the stratum of its rarest binned word, so the low bin keeps events."""
         return next((b for b in reversed(BINS) if b in row["bins"]), None)
 
+    def model_texts(self, rows: tuple, family: str) -> list[tuple[str, str]]:
+        return [(r["id"], " ".join(r["words"])) for r in rows]
+
     def score(self, model, items: list[dict]) -> list[dict]:
         self._finetune(model)
         lines = [list(item["words"]) for item in items]

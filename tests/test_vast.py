@@ -476,3 +476,72 @@ def test_causal_models_get_no_bos_by_default():
     assert not VASTScorer().bos_on and VASTScorer(bos="prepend").bos_on
     assert VASTScorer(bos="auto").bos_on and not VASTScorer(bos="auto", faithful=True).bos_on
     assert VASTScorer().settings["bos"] == "none" and VASTScorer(bos="prepend").settings["bos"] == "prepend"
+
+
+# --- degenerate runs: words the model cannot embed are excluded and counted; too few left is one line -----------------
+def _lexicon_build(tmp_path, lexicon: dict):
+    path = tmp_path / "lexicon.csv"
+    path.write_text("Word,V.Mean.Sum\n" + "".join(f"{w},{v}\n" for w, v in lexicon.items()))
+    folder, _ = build("vast", [f"lexicon=warriner:{path}", "settings=bleached", f"max_words={len(lexicon)}"], out=tmp_path / "d", progress=False)
+    return folder
+
+
+@pytest.mark.parametrize("lexicon, needle", [
+    ({"sunshine": 8.1, "grief": 1.6, "xylophonics": 7.9, "quagmirish": 2.2, "zorbulent": 5.0}, "sees 2 of the 5 lexicon words"),
+    ({"sunshine": 5.0, "grief": 5.0, "table": 5.0, "xylophonics": 7.9, "quagmirish": 2.2}, "every one has the valence 5.0"),
+], ids=["too-few-seen", "one-valence-seen"])
+def test_too_few_words_the_model_sees_is_one_line_before_any_state(word_level_encoder, tmp_path, monkeypatch, lexicon, needle):
+    """The data passes (5 words, several valences) but the model sees too few of them, or only words of one valence:
+    one line before any state is computed, not an All-NaN layer search or a report of empty tables."""
+    folder = _lexicon_build(tmp_path, lexicon)
+    monkeypatch.setattr(word_level_encoder, "hidden_states", lambda *a, **k: pytest.fail("states computed"))
+    with pytest.raises(ModelError) as exc:
+        score("vast", word_level_encoder, str(folder), out=tmp_path / "runs", progress=False, n_resamples=9, max_pcs=2)
+    assert needle in str(exc.value) and "bleached" in str(exc.value) and "\n" not in str(exc.value)
+    assert not list((tmp_path / "runs").rglob("summary.json"))
+
+
+def _zero_states_of(model, monkeypatch, words: set[str]):
+    """The model's pooled states, with every layer zero for ``words``: equally close to every polar word."""
+    original = model.hidden_states
+
+    def states(texts, spans, pool, **kw):
+        out = original(texts, spans, pool, **kw)
+        for n, (text, (a, b)) in enumerate(zip(texts, spans)):
+            if text[a:b] in words:
+                out[n] = 0.0
+        return out
+
+    monkeypatch.setattr(model, "hidden_states", states)
+
+
+def test_a_word_whose_state_gives_no_effect_size_is_excluded_and_counted(word_level_encoder, vast_data, tmp_path, monkeypatch):
+    _zero_states_of(word_level_encoder, monkeypatch, {"table", "chair"})
+    run = score("vast", word_level_encoder, str(vast_data), out=tmp_path, progress=False, n_resamples=9, max_pcs=2)
+    records = run.records()
+    constant = {r["word"] for r in records if r.get("excluded") == "constant_state"}
+    assert constant == {"table", "chair"}
+    m = json.loads((run.path / "summary.json").read_text())["metrics"]
+    assert m["excluded_constant_state"]["words"] == 2
+    assert all(np.isfinite(v) for setting in m["layers"].values() for v in setting["vast"])
+    for setting, cell in m["layers"].items():
+        kept = {r["word"] for r in records if r["setting"] == setting and r["group"] == "lexicon" and not r.get("excluded")}
+        assert cell["n"] == len(kept) and not kept & constant
+    assert "Excluded: 2 word(s) whose state is equally close to every polar word" in (run.path / "report.md").read_text()
+
+
+def test_no_setting_left_for_a_correlation_is_one_line_not_a_report(word_level_encoder, tmp_path, monkeypatch):
+    folder = _lexicon_build(tmp_path, {w: LEXICON[w] for w in ("sunshine", "grief", "table", "puppy")})
+    _zero_states_of(word_level_encoder, monkeypatch, {"table", "puppy"})
+    with pytest.raises(Exception) as exc:
+        score("vast", word_level_encoder, str(folder), out=tmp_path / "runs", progress=False, n_resamples=9, max_pcs=2)
+    assert "no setting keeps lexicon words enough for a correlation" in str(exc.value) and "2 constant state" in str(exc.value)
+    assert "bleached: 2 lexicon word(s)" in str(exc.value)
+    assert not list((tmp_path / "runs").rglob("report.md"))
+
+
+def test_finite_argmax_and_too_few():
+    from wordbench.scorers import stats
+
+    assert stats.finite_argmax([np.nan, 0.2, np.inf, 0.5]) == 3 and stats.finite_argmax([np.nan, np.nan]) is None
+    assert vast.too_few([1.0, 2.0]) and vast.too_few([3.0, 3.0, 3.0, None]) and vast.too_few([1.0, 2.0, np.nan, 3.0]) is None

@@ -25,12 +25,20 @@ TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 NONE_WORDS = ("none", "null", "")
 
 
+MODEL_BOUNDS = {"layers": "the model's top layer", "new_tokens": "the model's positions - 1"}  # ``model_max`` names
+
+
 def opt(default: Any, help: str, *, ge: float | None = None, gt: float | None = None, le: float | None = None,
-        lt: float | None = None, finite: bool = True, nonempty: bool = False, check=None) -> Any:
+        lt: float | None = None, finite: bool = True, nonempty: bool = False, check=None, model_max: str | None = None) -> Any:
     """A declared field: its default, one line of help, and its range (``ge``/``gt``/``le``/``lt`` bounds,
     ``finite=False`` to admit NaN/inf, ``nonempty`` for a string or list that must hold something, ``check``
-    a function ``value -> message | None`` for what a type cannot say, e.g. ``NAME:PATH`` specs)."""
-    meta = {"help": help, "ge": ge, "gt": gt, "le": le, "lt": lt, "finite": finite, "nonempty": nonempty, "check": check}
+    a function ``value -> message | None`` for what a type cannot say, e.g. ``NAME:PATH`` specs). ``model_max``
+    (one of ``MODEL_BOUNDS``) is an upper bound that only the model's config knows: the scorer checks it when the
+    config is read, before any data or weights load (``Scorer.check_model``)."""
+    if model_max is not None and model_max not in MODEL_BOUNDS:
+        raise ValueError(f"model_max must be one of {', '.join(MODEL_BOUNDS)}")  # a declaration error, caught by the tests
+    meta = {"help": help, "ge": ge, "gt": gt, "le": le, "lt": lt, "finite": finite, "nonempty": nonempty, "check": check,
+            "model_max": model_max}
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -305,6 +313,8 @@ def _number(b: float) -> str:
 
 def _bounds(meta: dict) -> str:
     parts = [f"{word} {_number(meta[k])}" for k, word in (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<")) if meta.get(k) is not None]
+    if meta.get("model_max"):
+        parts.append(f"<= {MODEL_BOUNDS[meta['model_max']]}")
     return ", ".join(parts)
 
 

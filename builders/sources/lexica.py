@@ -23,6 +23,7 @@ from wordbench.errors import DataFormatError, SourceError
 from .base import SourceInfo, cache_dir, file_sha8
 from .tables import Table, read_table
 from .corpora import load_hf_dataset
+from .readers import split_fields
 
 
 @dataclass(frozen=True)
@@ -165,16 +166,17 @@ def _vader() -> Lexicon:
     duplicates = []
     with open(path, encoding="utf-8") as f:
         for line, text in enumerate(f, 1):
-            parts = text.rstrip("\r\n").split("\t")
-            if len(parts) < 2:
-                raise DataFormatError(f"{path}:{line}: expected token<TAB>mean rating")
+            parts = split_fields(path, line, text, ("token", "mean rating", "standard deviation", "ratings"))
             word = parts[0]
             if not word.isalpha():
                 continue
             if word in valence:
                 duplicates.append(word)
                 continue
-            valence[word] = float(parts[1])
+            try:
+                valence[word] = float(parts[1])
+            except ValueError:
+                raise DataFormatError(f"{path}:{line}: the mean rating {parts[1]!r} is not a number") from None
     info = SourceInfo("lexicon", "VADER lexicon (Hutto & Gilbert 2014; mean of 10 ratings, -4..+4; alphabetic words only)",
                       f"vader-{pkg_version('vaderSentiment')}")
     return Lexicon("vader", VADER_SCALE, valence, info, duplicates, "en")

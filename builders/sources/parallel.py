@@ -15,7 +15,7 @@ from pathlib import Path
 from wordbench.errors import DataFormatError, SourceError
 from .base import SourceInfo, file_sha8
 from .german import split_segments
-from .readers import load_hf_dataset, numbered_lines
+from .readers import load_hf_dataset, numbered_lines, split_fields
 
 TRANS_DE_EN = "trans-de-en"
 TRANS_FILE = Path("/usr/share/trans/de-en")
@@ -108,10 +108,11 @@ def ding_pairs(path: Path) -> list[Pair]:
     for lineno, line in numbered_lines(path):
         if line.startswith("#") or " :: " not in line:
             continue
-        german, english = line.rstrip("\r\n").split(" :: ", 1)
+        german, english = split_fields(path, lineno, line, ("German", "English"), " :: ")
         de_parts, en_parts = german.split(" | "), english.split(" | ")
-        if len(de_parts) != len(en_parts):
-            continue
+        if len(de_parts) != len(en_parts):  # sub-entries pair by position: a missing one would shift every pair after it
+            raise DataFormatError(f"{path}:{lineno}: {len(de_parts)} German and {len(en_parts)} English sub-entries (' | '-separated); "
+                                  "a Ding line pairs them one to one")
         for k, (de, en) in enumerate(zip(de_parts, en_parts)):
             de, en = _clean(de), _clean(en)
             de = _first_alternative(de, en)

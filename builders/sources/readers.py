@@ -36,6 +36,18 @@ def numbered_lines(file: Path) -> Iterator[tuple[int, str]]:
             yield lineno, line
 
 
+def split_fields(file: Path | str, lineno: int, line: str, names: tuple[str, ...], sep: str | None = "\t", more: bool = False) -> list[str]:
+    """The fields of one line of a file in a published layout, checked against it: exactly ``names`` (``more``: at
+    least, the last one repeating); ``sep`` None splits on whitespace. Any other count is one error naming the file,
+    the line and the layout, never a field silently dropped or a tuple that does not unpack."""
+    cells = line.rstrip("\r\n").split(sep)
+    if len(cells) < len(names) or (len(cells) > len(names) and not more):
+        how = {"\t": "tab", None: "whitespace", ",": "comma"}.get(sep, repr(sep))
+        raise DataFormatError(f"{file}:{lineno}: expected {', '.join(names)}{' ...' if more else ''} "
+                              f"({'at least ' if more else ''}{len(names)} {how}-separated field{'s' if len(names) > 1 else ''}), got {len(cells)}")
+    return cells
+
+
 def _file_lines(file: Path, text_column: str) -> Iterator[str]:
     for lineno, line in numbered_lines(file):
         if file.suffix == ".jsonl":
@@ -52,6 +64,8 @@ def load_hf_dataset(spec: str, default_split: str = "train", what: str = "datase
     """(dataset id, the loaded split) of ``ID[:CONFIG[:SPLIT]]``; any failure is a one-line SourceError."""
     import datasets
 
+    if spec.count(":") > 2:
+        raise SourceError(f"{what} {spec}: give ID[:CONFIG[:SPLIT]] (at most two colons)")
     dataset_id, config, split = (spec.split(":") + [None, None])[:3]
     try:
         return dataset_id, datasets.load_dataset(dataset_id, config or None, split=split or default_split)

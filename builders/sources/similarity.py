@@ -15,6 +15,7 @@ from pathlib import Path
 
 from wordbench.errors import DataFormatError, SourceError
 from .base import SourceInfo, file_sha8, read_utf8
+from .readers import split_fields
 from .tables import parse_table
 
 TASKS = {"ws353": "WordSim-353 (Finkelstein et al. 2001)", "simlex": "SimLex-999 (Hill et al. 2015)",
@@ -43,7 +44,8 @@ def load_similarity(spec: str) -> SimilarityTask:
         raise SourceError(f"similarity task {spec!r}: give {', '.join(k + ':PATH' for k in TASKS)}")
     path = Path(rest).expanduser()
     text = read_utf8(path, "similarity")
-    pairs = {"ws353": _ws353, "simlex": _simlex, "rw": _plain, "men": _plain}[kind](path, text)
+    readers = {"ws353": _ws353, "simlex": _simlex, "rw": lambda p, t: _plain(p, t, True), "men": lambda p, t: _plain(p, t, False)}
+    pairs = readers[kind](path, text)
     if kind == "men":
         pairs = [(_POS_TAG.sub("", a), _POS_TAG.sub("", b), s) for a, b, s in pairs]
     if not pairs:
@@ -72,13 +74,12 @@ def _simlex(path: Path, text: str):
     return _table(path, text, "word1", "word2", "SimLex999")
 
 
-def _plain(path: Path, text: str):
+def _plain(path: Path, text: str, more: bool):
+    """``word word score`` lines (MEN); ``more``: each rater's score follows (Rare Words)."""
     out = []
     for n, line in enumerate(text.splitlines(), 1):
-        parts = line.split()
-        if not parts:
+        if not line.strip():
             continue
-        if len(parts) < 3:
-            raise DataFormatError(f"{path}:{n}: expected word, word, score")
+        parts = split_fields(path, n, line, ("word", "word", "score"), None, more)
         out.append((parts[0], parts[1], _score(path, n, parts[2])))
     return out

@@ -32,6 +32,27 @@ LSE_CHUNK = {"cpu": 32, "cuda": 1024}  # logit rows per log-sum-exp: on CPU a fl
 HEAD_BLOCK = {"cpu": (1024, 4096), "cuda": (4096, 262144)}
 
 
+def text_config(config):
+    """The config of the text model (a multimodal config holds it inside)."""
+    return config.get_text_config() if hasattr(config, "get_text_config") else config
+
+
+def config_positions(config) -> int | None:
+    """Positions a model of ``config`` can take (None: no fixed limit in its config, e.g. relative positions)."""
+    config = text_config(config)
+    return getattr(config, "max_position_embeddings", None) or getattr(config, "n_positions", None)
+
+
+def config_layers(config, family: str = "causal", states: str = "encoder") -> int:
+    """Transformer layers of ``config``: hidden-state index 0 is the embeddings, this number the top; a seq2seq
+    model's encoder's (or its decoder's, ``states="decoder"``)."""
+    config = text_config(config)
+    if family == "seq2seq":
+        names = ("decoder_layers", "num_decoder_layers") if states == "decoder" else ("encoder_layers", "num_layers", "num_hidden_layers")
+        return int(next(getattr(config, n) for n in names if getattr(config, n, None)))
+    return int(getattr(config, "num_hidden_layers", None) or getattr(config, "n_layer"))
+
+
 def split_by(flat: Sequence, sizes: Iterable[int]) -> list[list]:
     """``flat`` cut into consecutive lists of the given sizes (per-token values back into their groups)."""
     items = iter(flat)
@@ -113,6 +134,23 @@ class LineSteps:
     def actual(self, line: int, word: int) -> list[int]:
         return self.ids[line][self.starts[line][word] : self.starts[line][word + 1]]
 
+    def positions(self, line: int, word: int, path: int) -> int:
+        """Positions a step after ``path`` tokens of ``word`` takes (the line before the word, then the path)."""
+        return self.starts[line][word] + path
+
+    def check_reach(self, reach: Sequence[tuple[int, int, int]]) -> None:
+        """A ``ModelError`` before any step when a path of ``path`` tokens after the context of some ``(line, word,
+        path)`` would run past the model's positions (a learned position table fails on it; rotary positions
+        extrapolate silently)."""
+        most = self.model.max_length
+        if most is None:
+            return
+        for line, word, path in reach:
+            need = self.positions(line, word, path)
+            if need > most:
+                raise ModelError(f"whole-word search: word {word} of a line needs {need} positions (its left context, then paths of up to "
+                                 f"{path} tokens), but {self.model.info.name} takes {most}: score shorter lines (split them, or --limit)")
+
     CONTINUE_BATCH = 64  # off-line paths continued from the cache per call
 
     def continue_groups(self, requests, out: list, groups: dict, cont) -> None:
@@ -174,8 +212,7 @@ class ScoringModel:
     @functools.cached_property
     def max_length(self) -> int | None:
         """Positions the model can take (None: no fixed limit in its config)."""
-        config = self.model.config.get_text_config() if hasattr(self.model.config, "get_text_config") else self.model.config
-        return getattr(config, "max_position_embeddings", None) or getattr(config, "n_positions", None)
+        return config_positions(self.model.config)
 
     def pad(self, seqs: Sequence[Sequence[int]], left: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
         """Pad to a batch: (input_ids, attention_mask) on the model's device; right-padded unless ``left``
@@ -304,6 +341,14 @@ class ScoringModel:
         if self.max_length is not None and tokens > self.max_length:
             raise ModelError(f"an input of {tokens} tokens is longer than {self.info.name} can take ({self.max_length}); "
                              "score shorter items (e.g. --limit, or a shorter prompt)")
+
+    def check_generation(self, prompt_tokens: int, max_new_tokens: int) -> None:
+        """A ``ModelError`` before any generation whose prompt and new tokens would run past the model's positions
+        (the model would index past its position table, or extrapolate silently)."""
+        if self.max_length is not None and prompt_tokens + max_new_tokens > self.max_length:
+            raise ModelError(f"a prompt of {prompt_tokens} tokens plus max_new_tokens={max_new_tokens} needs {prompt_tokens + max_new_tokens} "
+                             f"positions, but {self.info.name} takes {self.max_length}: give max_new_tokens <= "
+                             f"{max(self.max_length - prompt_tokens, 0)} or shorter prompts")
 
     def batched(self, items: Sequence, lengths: Sequence[int], fn, desc: str | None = None) -> list:
         """Run ``fn`` over length-sorted batches under inference mode, results in input order."""
@@ -509,8 +554,7 @@ class ScoringModel:
     @property
     def num_layers(self) -> int:
         """Transformer layers; hidden-state index 0 is the embeddings, ``num_layers`` the top."""
-        config = self.model.config.get_text_config() if hasattr(self.model.config, "get_text_config") else self.model.config
-        return int(getattr(config, "num_hidden_layers", None) or getattr(config, "n_layer"))
+        return config_layers(self.model.config)
 
     def _all_hidden_states(self, ids: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """The embedding output and every layer's states (seq2seq: the encoder's)."""

@@ -301,6 +301,7 @@ class CausalLM(ScoringModel):
         stops = self.stop_ids(stop_at_newline)
         config = generation_config(strategy, max_new_tokens, top_p, beams, stops, pad_token_id=self.pad_id, bos_token_id=self.bos_id)
         encoded = [self.encode(p.rstrip()).ids for p in prompts]
+        self.check_generation(max(map(len, encoded), default=0), max_new_tokens)
 
         def run(batch):
             ids, mask = self.pad(batch, left=True)

@@ -12,7 +12,7 @@ from wordbench import spec
 from wordbench.errors import warn
 from wordbench.identity import PICKLE_SUFFIXES, local_model_version
 
-from .base import ModelError, ModelInfo, ScoringModel
+from .base import ModelError, ModelInfo, ScoringModel, config_layers, config_positions
 from .causal import CausalLM
 from .masked import EncoderModel, MaskedLM
 from .seq2seq import Seq2SeqLM, Seq2SeqOptions
@@ -173,8 +173,12 @@ class ModelPlan:
     @property
     def num_layers(self) -> int:
         """Transformer layers, from the config (as ``ScoringModel.num_layers`` after loading)."""
-        config = self.config.get_text_config() if hasattr(self.config, "get_text_config") else self.config
-        return int(getattr(config, "num_hidden_layers", None) or getattr(config, "n_layer"))
+        return config_layers(self.config, self.family, self.options.get("states", "encoder"))
+
+    @property
+    def max_length(self) -> int | None:
+        """Positions the model can take, from the config (as ``ScoringModel.max_length`` after loading)."""
+        return config_positions(self.config)
 
     def load(self) -> ScoringModel:
         """Read the weights; a head the family needs that the checkpoint lacks, or token ids beyond the

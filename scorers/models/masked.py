@@ -80,6 +80,9 @@ class MaskedLM(EncoderModel):
 class _MaskedLineSteps(LineSteps):
     """Whole-word steps for a masked LM: ``[CLS] context path [MASK] [SEP]`` per prefix (footnote 9)."""
 
+    def positions(self, line: int, word: int, path: int) -> int:
+        return self.starts[line][word] + path + 3  # [CLS] ... [MASK] [SEP]
+
     def steps(self, requests):
         from ..wholeword import summarize_steps
 

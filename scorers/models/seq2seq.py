@@ -22,7 +22,7 @@ import torch
 
 from wordbench.spec import Spec, opt
 
-from .base import Encoded, LineSteps, ModelError, ScoringModel, narrowest_width, split_by
+from .base import Encoded, LineSteps, ModelError, ScoringModel, config_layers, narrowest_width, split_by
 from .causal import check_strategy, finish_generation, generation_config, seeded
 from .trie import Trie, build_trie, forest
 
@@ -163,9 +163,7 @@ class Seq2SeqLM(ScoringModel):
     @property
     def num_layers(self) -> int:
         """Layers of the encoder (or of the decoder with ``states="decoder"``)."""
-        config = self.model.config
-        names = ("decoder_layers", "num_decoder_layers") if self.states == "decoder" else ("encoder_layers", "num_layers", "num_hidden_layers")
-        return int(next(getattr(config, n) for n in names if getattr(config, n, None)))
+        return config_layers(self.model.config, "seq2seq", self.states)
 
     def _all_hidden_states(self, ids, mask):
         """Encoder states; or decoder states teacher-forced on the source itself (``[start] + ids``), aligned with ``ids``."""
@@ -347,6 +345,7 @@ class Seq2SeqLM(ScoringModel):
             decoder_start_token_id=self.decoder_start_id,
         )
         encoded = [self.encode(s).ids for s in sources]
+        self.check_generation(1, max_new_tokens)  # the decoder: its start token, then the new tokens
 
         def run(batch):
             ids, mask = self.pad(batch)
@@ -373,6 +372,7 @@ class Seq2SeqLM(ScoringModel):
                                    decoder_start_token_id=self.decoder_start_id, forced_bos_token_id=None, forced_eos_token_id=None)
         target_pre = self._frames[2]
         items = [self.infill_ids([]) if not p else (self.encode(p).ids, [self.decoder_start_id] + target_pre) for p in prompts]
+        self.check_generation(max((len(d) for _, d in items), default=1), max_new_tokens)  # the decoder's prefix and new tokens
 
         def run(batch):
             ids, mask = self.pad([b[0] for b in batch])
@@ -404,6 +404,10 @@ class _Seq2SeqLineSteps(LineSteps):
         self.table: dict = {}  # (line, word) -> steps after each prefix of the word's own tokens
         self.where: dict = {}  # (line, word) -> (chunk, row, decoder prefix length)
         self.chunks: list = []  # per chunk: encoder states, source mask, self- and cross-attention keys/values
+
+    def positions(self, line: int, word: int, path: int) -> int:
+        source, prefix = self.model.infill_ids(self.ids[line][: self.starts[line][word]])
+        return max(len(source), len(prefix) + path)  # positions restart in the decoder
 
     def _teacher_force(self, contexts):
         m = self.model
