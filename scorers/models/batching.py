@@ -87,7 +87,8 @@ class BatchSizer:
         The pipeline: with ``prepare`` (the host's part: layout, masks, padding, the copy to the device), batch
         k+1 is prepared in a background thread while ``fn(prepare(batch k))`` computes. ``fn`` may return a
         ``Deferred``: its results are read (the host waits for the device there) only once the next batch is
-        launched, so the device always has work queued. ``overlap=False`` runs the same steps one after another."""
+        launched, so the device always has work queued. ``overlap=False`` runs the same steps one after another:
+        prepare, compute, read."""
         order = sorted(range(len(items)), key=lambda i: -lengths[i])  # longest first: an OOM shows up at once
         results: list = [None] * len(items)
         pool = ThreadPoolExecutor(1, thread_name_prefix="wordbench-prepare") if prepare is not None and self.overlap else None
@@ -111,7 +112,7 @@ class BatchSizer:
             while start < len(order):
                 idx, job = ahead if ahead is not None else launch(start)
                 after = start + len(idx)
-                ahead = launch(after) if after < len(order) else None  # prepared while this batch computes
+                ahead = launch(after) if self.overlap and after < len(order) else None  # prepared while this batch computes
                 try:
                     out = fn(job.result())
                 except torch.cuda.OutOfMemoryError:
@@ -126,6 +127,9 @@ class BatchSizer:
                 if unread is not None:
                     store(*unread)
                 unread, start = (idx, out), after
+                if not self.overlap:
+                    store(*unread)
+                    unread = None
             if unread is not None:
                 store(*unread)
         finally:
