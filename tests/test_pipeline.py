@@ -130,3 +130,30 @@ def test_conditional_scores_identical_with_and_without_overlap(models, name):
     targets = ["der Hund", "der Hunde", "eine Katze", "heiss ist kalt", "die Katze sass"]
     a, b = _both(model, lambda m: m.conditional_logprobs(sources, targets))
     assert a == b
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama", "t5"])
+@pytest.mark.parametrize("strategy", ["ancestral", "nucleus", "beam"])
+def test_samples_do_not_depend_on_the_batch_size(models, name, strategy):
+    if name not in models:
+        pytest.skip(f"no tiny {name}")
+    model = models[name]
+    prompts = ["", "", "the dog", "", "a cat is", ""]
+    seeds = [11, 12, 13, 14, 15, 16]
+    kw = dict(max_new_tokens=6, top_p=0.9, beams=3)
+    model.batch_size = len(prompts)
+    try:
+        together = model.generate(prompts, strategy, seed=seeds, **kw)
+        model.batch_size = 1
+        alone = [model.generate([p], strategy, seed=[s], **kw)[0] for p, s in zip(prompts, seeds)]
+        model.batch_size = 4
+        derived = model.generate(prompts, strategy, seed=7, **kw)
+        model.batch_size = 2
+        derived_small = model.generate(prompts, strategy, seed=7, **kw)
+    finally:
+        model.batch_size = 3
+    assert together == alone
+    assert derived == derived_small
+    # the seeds matter: the unconditional samples are not all one text (a random tiny model spreads its mass)
+    assert len({g.text for g, p in zip(together, prompts) if not p}) > 1 or strategy == "beam"
+    assert [g.text for g in model.generate(prompts[:2], strategy, seed=[11, 11], **kw)] == [together[0].text] * 2

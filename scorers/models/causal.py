@@ -9,6 +9,8 @@ from typing import Sequence
 
 import torch
 
+from wordbench.hashing import seeded_key
+
 from .base import Encoded, LineSteps, ScoringModel, TokenScores, narrowest_width, split_by, token_logprobs
 from .batching import Deferred
 from .trie import build_trie, common_prefix
@@ -55,13 +57,40 @@ def check_strategy(strategy: str) -> None:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES + SEARCHES[1:])}, not {strategy!r}")
 
 
+def sample_seeds(seed: int | Sequence[int], n: int) -> list[int]:
+    """One seed per sample: ``seed`` as given per prompt, or an int from which sample i's is derived (i, not its batch)."""
+    if isinstance(seed, int):
+        return [int(seeded_key(seed, f"sample-{i}")[:8], 16) for i in range(n)]
+    if len(seed) != n:
+        raise ValueError(f"{len(seed)} seeds for {n} prompts: give one seed per prompt, or one int")
+    return [int(s) for s in seed]
+
+
 @contextlib.contextmanager
-def seeded(device: torch.device, seed: int):
-    """Sampling seeded for one generate call, without touching the caller's random state."""
-    devices = [device.index or 0] if device.type == "cuda" else []
-    with torch.random.fork_rng(devices=devices):
-        torch.manual_seed(seed)
+def seeded_rows(device: torch.device, seeds: Sequence[int]):
+    """While inside, each draw ``generate`` makes for a batch of ``len(seeds)`` rows (a token per sample, or a
+    beam sample's candidates) comes from that row's own generator: a sample depends on its seed, not on the
+    batch it is in. transformers draws with ``torch.multinomial`` over the whole batch; it is swapped for one
+    draw per row for the call (other draws keep the original)."""
+    generators = [torch.Generator(device=device).manual_seed(s) for s in seeds]
+    original = torch.multinomial
+
+    def per_row(probs, num_samples, replacement=False, **kwargs):
+        if probs.dim() != 2 or len(probs) != len(generators) or kwargs.get("generator") is not None:
+            return original(probs, num_samples, replacement, **kwargs)
+        return torch.cat([original(probs[i : i + 1], num_samples, replacement, generator=g) for i, g in enumerate(generators)])
+
+    torch.multinomial = per_row
+    try:
         yield
+    finally:
+        torch.multinomial = original
+
+
+def static_cache(model) -> str | None:
+    """``"static"`` where generation on a GPU can use a preallocated cache (transformers: the model compiles
+    with one), else None (a dynamic cache; on CPU it attends over the filled part only, so it is the faster)."""
+    return "static" if model.device.type == "cuda" and getattr(model, "_can_compile_fullgraph", False) else None
 
 
 def generation_config(strategy: str, max_new_tokens: int, top_p: float, beams: int, stops: set[int], **special):
@@ -311,12 +340,15 @@ class CausalLM(ScoringModel):
         return _CausalLineSteps(self, lines)
 
     def generate(self, prompts: Sequence[str], strategy: str = "ancestral", max_new_tokens: int = 256,
-                 top_p: float = 0.95, beams: int = 5, seed: int = 0, stop_at_newline: bool = False) -> list[Generation]:
+                 top_p: float = 0.95, beams: int = 5, seed: int | Sequence[int] = 0, stop_at_newline: bool = False) -> list[Generation]:
         """Continue each prompt ("" = unconditional, from BOS) until EOS or ``max_new_tokens``.
 
         Strategies: ``ancestral`` (sampling from the full distribution), ``nucleus`` (top-p),
         ``beam`` (beam sampling: candidates sampled, the most probable kept on a beam of ``beams``),
-        ``greedy``, ``beam_search`` (deterministic beam search of width ``beams``). Sampling is seeded (one seed per call; results depend on the batch size).
+        ``greedy``, ``beam_search`` (deterministic beam search of width ``beams``). Sampling is seeded per sample
+        (``seed``: one per prompt, or an int they are derived from; ``sample_seeds``), so a sample does not depend on
+        the batch it is generated in. Batches are as large as fit (the KV cache of prompt + ``max_new_tokens`` per
+        row and beam counts against the token budget); a static cache on a GPU where the model takes one.
         The model's own generation defaults (top-k, temperature, repetition penalty) are not used.
         ``stop_at_newline`` ends a continuation at its first token holding a newline (prompted translation).
         """
@@ -324,17 +356,28 @@ class CausalLM(ScoringModel):
         if self.bos_id is None and any(not p for p in prompts):
             raise ValueError(f"{self.info.name} has no BOS or EOS token to start from: give prompts")
         stops = self.stop_ids(stop_at_newline)
-        config = generation_config(strategy, max_new_tokens, top_p, beams, stops, pad_token_id=self.pad_id, bos_token_id=self.bos_id)
-        encoded = [self.encode(p.rstrip()).ids for p in prompts]
+        special = dict(pad_token_id=self.pad_id, bos_token_id=self.bos_id)
+        items = list(zip([self.encode(p.rstrip()).ids for p in prompts], sample_seeds(seed, len(prompts))))
+        rows = beams if strategy in ("beam", "beam_search") else 1
+        return self.batched(items, [(len(ids) + max_new_tokens) * rows for ids, _ in items],
+                            lambda prepared: self._generate_batch(prepared, strategy, max_new_tokens, top_p, beams, stops, special),
+                            f"generate ({strategy})", lambda batch: (self.pad([ids for ids, _ in batch], left=True), [s for _, s in batch]))
 
-        def run(batch):
-            ids, mask = self.pad(batch, left=True)
-            width = ids.shape[1]
-            out = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=config)
-            return [finish_generation(self.tokenizer, row, stops) for row in out[:, width:].tolist()]
+    _static_cache_fails = False  # set once a static cache was refused (a dynamic one is used from then on)
 
-        with seeded(self.device, seed):
-            return self.batched(encoded, [len(e) for e in encoded], run, f"generate ({strategy})")
+    def _generate_batch(self, prepared, strategy, max_new_tokens, top_p, beams, stops, special) -> list[Generation]:
+        (ids, mask), seeds = prepared
+        cache = None if self._static_cache_fails else static_cache(self.model)
+        config = generation_config(strategy, max_new_tokens, top_p, beams, stops, cache_implementation=cache, **special)
+        try:
+            with seeded_rows(self.device, seeds):
+                out = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=config)
+        except (TypeError, ValueError, NotImplementedError):
+            if cache is None:
+                raise
+            self._static_cache_fails = True
+            return self._generate_batch(prepared, strategy, max_new_tokens, top_p, beams, stops, special)
+        return [finish_generation(self.tokenizer, row, stops) for row in out[:, ids.shape[1] :].tolist()]
 
 
 class _CausalLineSteps(LineSteps):

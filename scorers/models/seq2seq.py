@@ -23,7 +23,7 @@ import torch
 from wordbench.spec import Spec, opt
 
 from .base import Encoded, LineSteps, ModelError, ScoringModel, narrowest_width, split_by
-from .causal import check_strategy, finish_generation, generation_config, seeded
+from .causal import check_strategy, finish_generation, generation_config, sample_seeds, seeded_rows
 from .trie import Trie, build_trie, forest
 
 REDUCTIONS = ("mean", "sum")
@@ -372,8 +372,8 @@ class Seq2SeqLM(ScoringModel):
 
     # --- generation -----------------------------------------------------------------------------
     def generate(self, prompts: Sequence[str], strategy: str = "ancestral", max_new_tokens: int = 256,
-                 top_p: float = 0.95, beams: int = 5, seed: int = 0, stop_at_newline: bool = False):
-        """Decoder samples, as ``CausalLM.generate`` (same strategies, seeding and ``stop_at_newline``); each
+                 top_p: float = 0.95, beams: int = 5, seed: int | Sequence[int] = 0, stop_at_newline: bool = False):
+        """Decoder samples, as ``CausalLM.generate`` (same strategies, per-sample seeds and ``stop_at_newline``); each
         prompt is a source.
 
         An empty prompt generates unconditionally: the source is the gap alone (``<extra_id_0>`` or ``<mask>``),
@@ -388,19 +388,24 @@ class Seq2SeqLM(ScoringModel):
                                    decoder_start_token_id=self.decoder_start_id, forced_bos_token_id=None, forced_eos_token_id=None)
         target_pre = self._frames[2]
         items = [self.infill_ids([]) if not p else (self.encode(p).ids, [self.decoder_start_id] + target_pre) for p in prompts]
+        seeds = sample_seeds(seed, len(items))
+        rows = beams if strategy == "beam" else 1
 
-        def run(batch):
-            ids, mask = self.pad([b[0] for b in batch])
-            dec = torch.tensor([b[1] for b in batch], device=self.device)
-            out = self.model.generate(input_ids=ids, attention_mask=mask, decoder_input_ids=dec, generation_config=config)
+        def prepare(batch):
+            return self.pad([items[n][0] for n in batch]), self.to_device(torch.tensor([items[n][1] for n in batch])), [seeds[n] for n in batch]
+
+        def run(prepared):
+            (ids, mask), dec, batch_seeds = prepared
+            with seeded_rows(self.device, batch_seeds):
+                out = self.model.generate(input_ids=ids, attention_mask=mask, decoder_input_ids=dec, generation_config=config)
             return [finish_generation(self.tokenizer, row, stops) for row in out[:, dec.shape[1] :].tolist()]
 
         out: list = [None] * len(items)
-        with seeded(self.device, seed):
-            for prefix in dict.fromkeys(tuple(d) for _, d in items):  # one decoder prefix per batch
-                idx = [n for n, (_, d) in enumerate(items) if tuple(d) == prefix]
-                for n, g in zip(idx, self.batched([items[n] for n in idx], [len(items[n][0]) for n in idx], run, f"generate ({strategy})")):
-                    out[n] = g
+        for prefix in dict.fromkeys(tuple(d) for _, d in items):  # one decoder prefix per batch
+            idx = [n for n, (_, d) in enumerate(items) if tuple(d) == prefix]
+            lengths = [(len(items[n][0]) + max_new_tokens) * rows for n in idx]
+            for n, g in zip(idx, self.batched(idx, lengths, run, f"generate ({strategy})", prepare)):
+                out[n] = g
         return out
 
 
