@@ -301,3 +301,26 @@ def test_paths_that_spell_nothing_are_followed_once_per_depth():
     assert not any(p.hit10 for p in preds)
     # teacher forcing and greedy ask a few; the search one blank path per depth and event (5^5 x 2 without the rule)
     assert Steps.asked <= len(events) * (2 + SEED_SEARCH_DEPTH + 7)
+
+
+def test_search_asks_once_per_depth_over_every_event_and_line(causal, monkeypatch):
+    """Algorithms 1 and 2 advance together: teacher forcing, then one request round per depth for the greedy and the
+    searched paths of every event of every line; with room for a round's paths, one forward pass per round."""
+    from wordbench.scorers.models.base import LineSteps
+    from wordbench.scorers.wholeword import GREEDY_DEPTH, SEED_SEARCH_DEPTH
+
+    model = causal["gpt2"]
+    expected = model.predict_words(LINES, EVENTS, faithful=True)
+    monkeypatch.setattr(LineSteps, "CONTINUE_BATCH", {"cpu": 100_000})
+    model.sizer.size = len(LINES)
+    calls = [0]
+    handle = model.model.register_forward_pre_hook(lambda *_: calls.__setitem__(0, calls[0] + 1))
+    try:
+        got = model.predict_words(LINES, EVENTS, faithful=True)
+    finally:
+        handle.remove()
+        model.sizer.size = 2
+    assert calls[0] <= 1 + max(GREEDY_DEPTH, SEED_SEARCH_DEPTH) < 1 + GREEDY_DEPTH + SEED_SEARCH_DEPTH
+    assert [(p.greedy, p.hit1, p.hit10, p.path_lp is None) for p in got] == [(p.greedy, p.hit1, p.hit10, p.path_lp is None) for p in expected]
+    np.testing.assert_allclose([p.word_lp for p in got], [p.word_lp for p in expected], atol=1e-5)
+    np.testing.assert_allclose([p.greedy_lp for p in got], [p.greedy_lp for p in expected], atol=1e-5)

@@ -113,14 +113,17 @@ class LineSteps:
     def actual(self, line: int, word: int) -> list[int]:
         return self.ids[line][self.starts[line][word] : self.starts[line][word + 1]]
 
-    CONTINUE_BATCH = 64  # off-line paths continued from the cache per call
+    # off-line paths continued from the cache per forward pass: a search round's paths of many events and lines go
+    # through the model together (on a GPU, a round of 256 lines is a few passes, not hundreds)
+    CONTINUE_BATCH = {"cpu": 64, "cuda": 2048}
 
     def continue_groups(self, requests, out: list, groups: dict, cont) -> None:
         """Fill ``out[n]`` for the requests off their line: ``groups`` maps a key to request indices that can
         share one cached batch; ``cont(key, [request, ...])`` returns their steps, CONTINUE_BATCH at a time."""
+        size = self.CONTINUE_BATCH.get(self.model.device.type, self.CONTINUE_BATCH["cuda"])
         for key, ns in groups.items():
-            for i in range(0, len(ns), self.CONTINUE_BATCH):
-                part = ns[i : i + self.CONTINUE_BATCH]
+            for i in range(0, len(ns), size):
+                part = ns[i : i + size]
                 for n, step in zip(part, cont(key, [requests[n] for n in part])):
                     out[n] = step
 
