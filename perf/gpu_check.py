@@ -414,7 +414,7 @@ def mfu(check: Check, model, name: str, workloads: dict) -> None:
             out["host_profile_sentence"] = host_profile(lambda: model.sequence_logprobs(workloads["sentence"]))
 
 
-SUITE_ROWS_CPU = 4  # --cpu: rows per benchmark in the suite step (the step's code runs in `make test`, kept short)
+SUITE_ROWS_CPU = 2  # --cpu: rows per benchmark in the suite step (the step's code runs in `make test`, kept short)
 SUITE_FULL = HERE / "results" / "suite-full.json"  # each benchmark's full-profile item count (perf/suite.py --profile full)
 
 
