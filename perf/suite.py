@@ -6,6 +6,13 @@
 3. six ``wordbench score NAME --profile quick`` commands, one process and one model load each.
 
     python perf/suite.py [--model PATH] [--profile quick]     # writes perf/results/suite.json
+
+``--profile full`` measures the cost of one submission instead (``suite_cost``): every benchmark's full profile on a
+seeded fraction of its items (``--fraction``, at least ``--least`` rows), one model load, extrapolated linearly to
+the full item count; per benchmark items, forward tokens, generated tokens, search steps and seconds, measured and
+estimated, in perf/results/suite-full.json.
+
+    python perf/suite.py --profile full [--fraction 0.02] [--least 8]
 """
 
 from __future__ import annotations
@@ -26,7 +33,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default=None)
     ap.add_argument("--profile", default="quick", choices=["quick", "full"])
+    ap.add_argument("--fraction", type=float, default=0.02, help="--profile full: the share of each benchmark's items scored")
+    ap.add_argument("--least", type=int, default=8, help="--profile full: at least this many rows per benchmark")
     args = ap.parse_args()
+    if args.profile == "full":
+        return full_profile(args)
 
     from wordbench.benchmarks.cli import packaged_smollm2
     from wordbench.benchmarks.hub import build
@@ -78,6 +89,44 @@ def main():
     print("separate", json.dumps(result["separate"]), flush=True)
     result["machine"] = machine()
     write_result("suite", None, result)
+
+
+def full_profile(args) -> None:
+    """One submission's full suite on this machine: a seeded fraction of each benchmark, extrapolated (``suite_cost``)."""
+    from suite_cost import EXTRAPOLATION, measure
+
+    from wordbench.benchmarks.cli import packaged_smollm2
+    from wordbench.benchmarks.hub import build, load_data
+    from wordbench.benchmarks.registry import REGISTRY
+    from wordbench.scorers.models import load_model
+
+    names = list(REGISTRY)
+    datasets = {}
+    for name in names:  # the default builds, before anything is timed
+        build(name, progress=False)
+        datasets[name] = load_data(name, progress=False)[1]
+    model_path = args.model or str(packaged_smollm2())
+    t0 = time.perf_counter()
+    model = load_model(model_path, device="cpu")
+    load_s = time.perf_counter() - t0
+    root = Path(tempfile.mkdtemp(prefix="perf-suite-full-"))
+    t0 = time.perf_counter()
+    per = measure(names, model, datasets, root / "runs", args.fraction, args.least,
+                  on_done=lambda name, r: print(name, json.dumps(r), flush=True))
+    wall = time.perf_counter() - t0
+    estimates = [r["full_estimate"]["seconds"] for r in per.values() if "full_estimate" in r]
+    result = {
+        "benchmark": "one submission's full suite (every benchmark's full profile) on this machine, from a seeded fraction of each",
+        "model": Path(model_path).name, "profile": "full", "model_tag": model.info.tag,
+        "fraction": args.fraction, "least_rows": args.least,
+        "sampling": "the runner's seeded stratified --limit (seed 0) at max(least, ceil(fraction x rows)) rows of the test split",
+        "extrapolation": EXTRAPOLATION,
+        "load_s": round(load_s, 2), "measured_wall_s": round(wall, 2),
+        "per_benchmark": per,
+        "full_suite_estimate_s": round(sum(estimates), 1), "full_suite_estimate_h": round(sum(estimates) / 3600, 2),
+        "machine": machine(model),
+    }
+    write_result("suite-full", None, result)
 
 
 if __name__ == "__main__":

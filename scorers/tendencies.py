@@ -103,7 +103,8 @@ class TendenciesScorer(Scorer):
         generation = {"strategies": ",".join(self.strategies), "n": n,
                       "max_new_tokens": o.max_new_tokens if o.max_new_tokens is not None else
                       "reference" if self._capped is None else f"reference<={self._capped}",
-                      "stop_at_newline": o.stop_at_newline, "top_p": o.top_p, "beams": o.beams, "prompts": o.prompts or "none"}  # content_tag hashes the file
+                      "stop_at_newline": o.stop_at_newline, "top_p": o.top_p, "beams": o.beams, "prompts": o.prompts or "none",
+                      "seeding": "per-sample"}  # content_tag hashes the file
         if o.baseline:
             return {"baseline": o.baseline, **generation, **analysis}
         return {**generation, "backend": o.backend, "perplexity": o.perplexity, **analysis}
@@ -189,15 +190,15 @@ class TendenciesScorer(Scorer):
             if strategy == PERPLEXITY:
                 records += _perplexity_records(model, group)
                 continue
-            seed = int(seeded_key(self.options.seed, group[0]["id"])[:8], 16)  # one seed per chunk, stable across reruns
+            seeds = [int(seeded_key(self.options.seed, it["id"])[:8], 16) for it in group]  # one per sample: stable across reruns and batches
             prompts = [it["prompt"] for it in group]
             if strategy == "greedy":  # deterministic: each distinct prompt is decoded once (unconditional: one text)
                 todo = [p for p in dict.fromkeys(prompts) if p not in self._greedy]
                 if todo:
-                    self._greedy.update(zip(todo, self._generate(model, todo, strategy, seed)))
+                    self._greedy.update(zip(todo, self._generate(model, todo, strategy, seeds[: len(todo)])))
                 generations = [self._greedy[p] for p in prompts]
             else:
-                generations = self._generate(model, prompts, strategy, seed)
+                generations = self._generate(model, prompts, strategy, seeds)
             records += [self._record(it, g.text, g.tokens, g.finished) for it, g in zip(group, generations)]
         return records
 
@@ -213,7 +214,7 @@ class TendenciesScorer(Scorer):
             self._max_new = longest + 1
         return self._max_new
 
-    def _generate(self, model, prompts: list[str], strategy: str, seed: int):
+    def _generate(self, model, prompts: list[str], strategy: str, seed: list[int]):
         o = self.options
         generate = model.generate
         if o.backend == "vllm" and not o.baseline:

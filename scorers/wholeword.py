@@ -175,41 +175,25 @@ def predict_words(model_steps: WordSteps, decode, vocab: WordVocabulary, events:
         return [WordPrediction("", 0.0, 0, False, False, float(w), len(a)) for w, a in zip(word_lp, actual)]
 
     # Algorithm 1: the best word-start token, then argmax subtokens until the model ends the word.
-    greedy = [None] * n
-    for e, (line, i, _) in enumerate(events):
-        step = known[(line, i, ())]
-        first_ids, first_lp = (step.top_ids, step.top_lp) if faithful else (step.start_ids, step.start_lp)
-        greedy[e] = ([int(first_ids[0])], float(first_lp[0]))
-    active = list(range(n))
-    while active:
-        requests = [(events[e][0], events[e][1], tuple(greedy[e][0])) for e in active]
-        still = []
-        for e, step in zip(active, ask(requests)):
-            path, lp = greedy[e]
-            nxt = int(step.top_ids[0])
-            if vocab.ends[nxt] if nxt < len(vocab.ends) else True:
-                if faithful:  # the seed multiplies in the probability of the token that ended the word
-                    greedy[e] = (path, lp + float(step.top_lp[0]))
-                continue
-            greedy[e] = (path + [nxt], lp + float(step.top_lp[0]))
-            if len(path) + 1 < GREEDY_DEPTH:
-                still.append(e)
-        active = still
-
     # Algorithm 2: paths whose every subtoken is in the top 10 at its step; keep only prefixes of the target.
     # A path's log-prob is the sum of its subtokens' log-probs; the first path found (breadth first,
     # in rank order) is the one reported. A path that has spelled nothing yet (spaces, newlines: a prefix of every
     # word) is followed once per depth and event, the first in rank order: followed each, such paths grow as
     # 10^depth (a run on short lines, where newline and EOS rank high, never ends).
+    # Both advance together, one depth per round: each round asks the model once for the greedy paths and the
+    # search paths of that depth, over every event of the lines (one batched forward per depth, not per path).
+    greedy = [None] * n
     hit10 = [False] * n
     path_lp: list[float | None] = [None] * n
     frontier = []
-    for e, (line, i, target) in enumerate(events):
+    for e, (line, i, _) in enumerate(events):
         step = known[(line, i, ())]
-        ids, lps = (step.top_ids, step.top_lp) if faithful else (step.start_ids, step.start_lp)
-        frontier += [(e, (int(tok),), float(lp)) for tok, lp in zip(ids, lps)]
+        first_ids, first_lp = (step.top_ids, step.top_lp) if faithful else (step.start_ids, step.start_lp)
+        greedy[e] = ([int(first_ids[0])], float(first_lp[0]))
+        frontier += [(e, (int(tok),), float(lp)) for tok, lp in zip(first_ids, first_lp)]
+    active = list(range(n))
     depth = 1
-    while frontier:
+    while active or frontier:
         grow, blank = [], set()
         for e, path, lp in frontier:
             if hit10[e]:
@@ -220,10 +204,23 @@ def predict_words(model_steps: WordSteps, decode, vocab: WordVocabulary, events:
             elif depth < depth_limit and _could_become(text, events[e][2]) and not (text == "" and e in blank):
                 grow.append((e, path, lp))
                 if text == "":
-                    blank.add(e)  # see _BLANK_PATHS
+                    blank.add(e)
         grow = [g for g in grow if not hit10[g[0]]]
-        steps = ask([(events[e][0], events[e][1], p) for e, p, _ in grow])
-        frontier = [(e, p + (int(t),), lp + float(tl)) for (e, p, lp), s in zip(grow, steps) for t, tl in zip(s.top_ids, s.top_lp)]
+        steps = ask([(events[e][0], events[e][1], tuple(greedy[e][0])) for e in active] + [(events[e][0], events[e][1], p) for e, p, _ in grow])
+        still = []
+        for e, step in zip(active, steps):
+            path, lp = greedy[e]
+            nxt = int(step.top_ids[0])
+            if vocab.ends[nxt] if nxt < len(vocab.ends) else True:
+                if faithful:  # the seed multiplies in the probability of the token that ended the word
+                    greedy[e] = (path, lp + float(step.top_lp[0]))
+                continue
+            greedy[e] = (path + [nxt], lp + float(step.top_lp[0]))
+            if len(path) + 1 < GREEDY_DEPTH:
+                still.append(e)
+        active = still
+        searched = steps[len(steps) - len(grow) :] if grow else []
+        frontier = [(e, p + (int(t),), lp + float(tl)) for (e, p, lp), s in zip(grow, searched) for t, tl in zip(s.top_ids, s.top_lp)]
         depth += 1
 
     out = []

@@ -301,3 +301,52 @@ def test_paths_that_spell_nothing_are_followed_once_per_depth():
     assert not any(p.hit10 for p in preds)
     # teacher forcing and greedy ask a few; the search one blank path per depth and event (5^5 x 2 without the rule)
     assert Steps.asked <= len(events) * (2 + SEED_SEARCH_DEPTH + 7)
+
+
+def test_search_asks_once_per_depth_over_every_event_and_line(causal, monkeypatch):
+    """Algorithms 1 and 2 advance together: teacher forcing, then one request round per depth for the greedy and the
+    searched paths of every event of every line; with room for a round's paths, one forward pass per round."""
+    from wordbench.scorers.models.base import LineSteps
+    from wordbench.scorers.wholeword import GREEDY_DEPTH, SEED_SEARCH_DEPTH
+
+    model = causal["gpt2"]
+    expected = model.predict_words(LINES, EVENTS, faithful=True)
+    monkeypatch.setattr(LineSteps, "CONTINUE_BATCH", {"cpu": 100_000})
+    model.sizer.size = len(LINES)
+    calls = [0]
+    handle = model.model.register_forward_pre_hook(lambda *_: calls.__setitem__(0, calls[0] + 1))
+    try:
+        got = model.predict_words(LINES, EVENTS, faithful=True)
+    finally:
+        handle.remove()
+        model.sizer.size = 2
+    assert calls[0] <= 1 + max(GREEDY_DEPTH, SEED_SEARCH_DEPTH) < 1 + GREEDY_DEPTH + SEED_SEARCH_DEPTH
+    assert [(p.greedy, p.hit1, p.hit10, p.path_lp is None) for p in got] == [(p.greedy, p.hit1, p.hit10, p.path_lp is None) for p in expected]
+    np.testing.assert_allclose([p.word_lp for p in got], [p.word_lp for p in expected], atol=1e-5)
+    np.testing.assert_allclose([p.greedy_lp for p in got], [p.greedy_lp for p in expected], atol=1e-5)
+
+
+def test_greedy_and_search_paths_share_one_request_round_per_depth():
+    """Without a model: every round asks once, for the greedy paths and the open search paths of one depth together."""
+    import numpy as np
+
+    from wordbench.scorers.wholeword import GREEDY_DEPTH, SEED_SEARCH_DEPTH, Step, WordVocabulary, predict_words
+
+    texts = ["c", "a", "t", "ca", "at", "d", "o", "g", "x", "y"]  # no token ends a word: greedy runs its full depth
+    ids, lps = np.arange(10), -np.arange(1, 11, dtype=float)
+    rounds = []
+
+    class Steps:
+        def actual(self, line, word):
+            return [0, 1, 2]
+
+        def steps(self, requests):
+            rounds.append(sorted({len(path) for _, _, path in requests}))
+            return [Step(ids, lps, ids, lps, -5.0, -1.0) for _ in requests]
+
+    vocab = WordVocabulary(np.ones(10, bool), tuple(texts), np.ones(10, bool), np.zeros(10, bool))
+    decode = lambda path: "".join(texts[i] for i in path)  # noqa: E731
+    preds = predict_words(Steps(), decode, vocab, [(0, 1, "cat"), (1, 1, "dog")], faithful=True)
+    assert [p.hit10 for p in preds] == [True, True] and preds[0].path_lp == -1 - 2 - 3
+    assert len(rounds) == 1 + GREEDY_DEPTH - 1 < 1 + (GREEDY_DEPTH - 1) + SEED_SEARCH_DEPTH  # teacher forcing, then one per depth
+    assert rounds[1] == [1] and rounds[2] == [2]  # greedy and search paths of the same depth in one round

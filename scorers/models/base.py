@@ -15,7 +15,7 @@ from wordbench.errors import WordbenchError
 
 from .. import wholeword
 from ..wholeword import WordPrediction, WordVocabulary, word_vocabulary
-from .batching import BatchSizer
+from .batching import BatchSizer, Deferred, to_device
 from .trie import Trie, ancestor_mask
 
 
@@ -151,14 +151,17 @@ class LineSteps:
                 raise ModelError(f"whole-word search: word {word} of a line needs {need} positions (its left context, then paths of up to "
                                  f"{path} tokens), but {self.model.info.name} takes {most}: score shorter lines (split them, or --limit)")
 
-    CONTINUE_BATCH = 64  # off-line paths continued from the cache per call
+    # off-line paths continued from the cache per forward pass: a search round's paths of many events and lines go
+    # through the model together (on a GPU, a round of 256 lines is a few passes, not hundreds)
+    CONTINUE_BATCH = {"cpu": 64, "cuda": 2048}
 
     def continue_groups(self, requests, out: list, groups: dict, cont) -> None:
         """Fill ``out[n]`` for the requests off their line: ``groups`` maps a key to request indices that can
         share one cached batch; ``cont(key, [request, ...])`` returns their steps, CONTINUE_BATCH at a time."""
+        size = self.CONTINUE_BATCH.get(self.model.device.type, self.CONTINUE_BATCH["cuda"])
         for key, ns in groups.items():
-            for i in range(0, len(ns), self.CONTINUE_BATCH):
-                part = ns[i : i + self.CONTINUE_BATCH]
+            for i in range(0, len(ns), size):
+                part = ns[i : i + size]
                 for n, step in zip(part, cont(key, [requests[n] for n in part])):
                     out[n] = step
 
@@ -225,7 +228,11 @@ class ScoringModel:
             cols = slice(width - len(s), width) if left else slice(0, len(s))
             ids[i, cols] = torch.tensor(s, dtype=torch.long)
             mask[i, cols] = 1
-        return ids.to(self.device), mask.to(self.device)
+        return self.to_device(ids), self.to_device(mask)
+
+    def to_device(self, tensor: torch.Tensor) -> torch.Tensor:
+        """A host tensor on the model's device (pinned, not blocking, on a GPU: ``batching.to_device``)."""
+        return to_device(tensor, self.device)
 
     def tree_inputs(self, tries: Sequence[Trie]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(ids, positions, 4D attention mask) on the model's device for rows that each hold one prefix tree:
@@ -238,7 +245,7 @@ class ScoringModel:
             n = len(trie.tokens)
             ids[r, :n], positions[r, :n] = torch.tensor(trie.tokens, dtype=torch.long), torch.tensor(trie.depths, dtype=torch.long)
             parents[r, :n] = torch.tensor(trie.parents, dtype=torch.long)
-        return ids.to(self.device), positions.to(self.device), self.mask_form(ancestor_mask(parents, positions))
+        return self.to_device(ids), self.to_device(positions), self.mask_form(ancestor_mask(parents, positions))
 
     def mask_form(self, mask: torch.Tensor) -> torch.Tensor:
         """A bool [rows, queries, keys] mask (True: may attend) as the model's attention takes a 4D mask, on its
@@ -246,7 +253,7 @@ class ScoringModel:
         mask = mask[:, None]
         if self.model.config._attn_implementation != "sdpa":
             mask = torch.zeros(mask.shape, dtype=self.model.dtype).masked_fill(~mask, torch.finfo(self.model.dtype).min)
-        return mask.to(self.device)
+        return self.to_device(mask)
 
     def head_logprobs(self, rows: torch.Tensor, cols: torch.Tensor, forward, targets: torch.Tensor, index: torch.Tensor | None = None) -> torch.Tensor:
         """log p(targets[i]) at position (rows[j], cols[j]), j = index[i] (default: i), of the logits ``forward()``
@@ -318,17 +325,27 @@ class ScoringModel:
             lse[i : i + len(block)] = torch.stack(parts, -1).logsumexp(-1)
         return (picked - lse[rows]).to(self.device)
 
-    def tree_logprobs(self, reads: Sequence[Sequence[tuple[int, int, int]]], forward) -> list[list[float]]:
-        """Per text, the log-probs of its targets, each read at (row, position) of the logits ``forward()``
-        returns: the head runs once per distinct position, however many texts read it."""
+    def tree_reads(self, reads: Sequence[Sequence[tuple[int, int, int]]]) -> tuple:
+        """The host's part of ``tree_logprobs``: (text lengths, rows, cols, targets, index) with the tensors on the
+        device; a position read by several texts is listed once."""
         at: dict[tuple[int, int], int] = {}
         index = [at.setdefault((r, p), len(at)) for text in reads for r, p, _ in text]
+        lengths = [len(text) for text in reads]
         if not at:  # only empty texts
-            return [[] for _ in reads]
-        rows, cols = (torch.tensor(c, dtype=torch.long, device=self.device) for c in zip(*at))
-        targets = torch.tensor([t for text in reads for _, _, t in text], dtype=torch.long, device=self.device)
-        flat = self.head_logprobs(rows, cols, forward, targets, torch.tensor(index, dtype=torch.long, device=self.device)).cpu().tolist()
-        return split_by(flat, map(len, reads))
+            return lengths, None, None, None, None
+        rows, cols = (self.to_device(torch.tensor(c, dtype=torch.long)) for c in zip(*at))
+        targets = self.to_device(torch.tensor([t for text in reads for _, _, t in text], dtype=torch.long))
+        return lengths, rows, cols, targets, self.to_device(torch.tensor(index, dtype=torch.long))
+
+    def tree_logprobs(self, reads, forward) -> Deferred:
+        """Per text, the log-probs of its targets, each read at (row, position) of the logits ``forward()``
+        returns: the head runs once per distinct position, however many texts read it. ``reads``: per text its
+        (row, position, target) triples, or ``tree_reads`` of them. Read later (``Deferred``)."""
+        lengths, rows, cols, targets, index = reads if isinstance(reads, tuple) else self.tree_reads(reads)
+        if rows is None:
+            return Deferred(lambda: [[] for _ in lengths])
+        values = self.head_logprobs(rows, cols, forward, targets, index)
+        return Deferred(lambda: split_by(values.cpu().tolist(), lengths))
 
     def scores_agree(self, got: Sequence[Sequence[float]], want: Sequence[Sequence[float]]) -> bool:
         """Whether two ways of scoring gave the same token log-probs (1e-4 in fp32/fp64, 5e-2 in half precision):
@@ -350,13 +367,14 @@ class ScoringModel:
                              f"positions, but {self.info.name} takes {self.max_length}: give max_new_tokens <= "
                              f"{max(self.max_length - prompt_tokens, 0)} or shorter prompts")
 
-    def batched(self, items: Sequence, lengths: Sequence[int], fn, desc: str | None = None) -> list:
-        """Run ``fn`` over length-sorted batches under inference mode, results in input order."""
+    def batched(self, items: Sequence, lengths: Sequence[int], fn, desc: str | None = None, prepare=None) -> list:
+        """Run ``fn`` over length-sorted batches under inference mode, results in input order; with ``prepare``
+        the host's part of the next batch runs while this one computes (``BatchSizer.run``)."""
         from tqdm.auto import tqdm
 
         bar = tqdm(total=len(items), desc=desc, disable=not (self.progress and desc), leave=False)
         with torch.inference_mode(), bar:
-            return self.sizer.run(items, lengths, fn, bar)
+            return self.sizer.run(items, lengths, fn, bar, prepare)
 
     @property
     def batch_size(self) -> int:
@@ -447,18 +465,24 @@ class ScoringModel:
         """(token ids, position whose distribution is wanted) per context; family-specific."""
         raise NotImplementedError
 
-    def _position_logprobs(self, batch) -> torch.Tensor:
-        """Log-softmax at ``item[1]`` of each ``(ids, position, ...)`` item: [batch, vocab], float32."""
+    def _position_inputs(self, batch) -> tuple[list, dict]:
+        """The host's part of ``_position_logprobs``: (the batch, its padded tensors on the device)."""
         ids, mask = self.pad([b[0] for b in batch])
-        rows, cols = torch.arange(len(batch), device=ids.device), torch.tensor([b[1] for b in batch], device=ids.device)
-        with self.head_at(rows, cols) as pick:
-            logits = pick(self.model(input_ids=ids, attention_mask=mask).logits)
+        cols = self.to_device(torch.tensor([b[1] for b in batch]))
+        return batch, {"ids": ids, "mask": mask, "cols": cols}
+
+    def _position_logprobs(self, prepared) -> torch.Tensor:
+        """Log-softmax at ``item[1]`` of each ``(ids, position, ...)`` item of a ``_position_inputs`` batch: [batch, vocab], float32."""
+        batch, t = prepared
+        with self.head_at(torch.arange(len(batch), device=self.device), t["cols"]) as pick:
+            logits = pick(self.model(input_ids=t["ids"], attention_mask=t["mask"]).logits)
         return torch.log_softmax(logits.float(), -1)
 
     def next_token_logprobs(self, contexts: Sequence[str], right_contexts=None) -> np.ndarray:
         """Log-probabilities of the token after each context (masked: at a mask before the right context): [n, vocab]."""
         queries = self._queries(contexts, right_contexts)
-        rows = self.batched(queries, [len(q[0]) for q in queries], lambda b: list(self._position_logprobs(b).cpu().numpy()), "next token")
+        rows = self.batched(queries, [len(q[0]) for q in queries], lambda p: list(self._position_logprobs(p).cpu().numpy()), "next token",
+                            self._position_inputs)
         return np.stack(rows)
 
     def topk_next(self, contexts: Sequence[str], k: int, right_contexts=None, word_start_only: bool = False):
@@ -469,17 +493,22 @@ class ScoringModel:
         """
         queries = self._queries(contexts, right_contexts)
         allowed = torch.as_tensor(self.words.is_start, device=self.device) if word_start_only else None
-        return self.batched(queries, [len(q[0]) for q in queries], lambda b: self._topk(self._position_logprobs(b), k, allowed), "top-k")
+        return self.batched(queries, [len(q[0]) for q in queries], lambda p: self._topk(self._position_logprobs(p), k, allowed), "top-k",
+                            self._position_inputs)
 
     @staticmethod
-    def _topk(logprobs: torch.Tensor, k: int, allowed: torch.Tensor | None) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Top-``k`` (ids, log-probs) per row, over ``allowed`` tokens only (fewer when fewer are allowed)."""
+    def _topk(logprobs: torch.Tensor, k: int, allowed: torch.Tensor | None) -> Deferred:
+        """Top-``k`` (ids, log-probs) per row, over ``allowed`` tokens only (fewer when fewer are allowed), read later."""
         if allowed is not None:
             logprobs = logprobs.masked_fill(~allowed[: logprobs.shape[1]], float("-inf"))
         values, ids = logprobs.topk(min(k, logprobs.shape[1]), -1)
-        values, ids = values.cpu().numpy(), ids.cpu().numpy()
-        keep = np.isfinite(values)
-        return [(i[m], v[m]) for i, v, m in zip(ids, values, keep)]
+
+        def read():
+            v, i = values.cpu().numpy(), ids.cpu().numpy()
+            keep = np.isfinite(v)
+            return [(a[m], b[m]) for a, b, m in zip(i, v, keep)]
+
+        return Deferred(read)
 
     # --- whole words (Dudy & Bedrick 2020) ------------------------------------------------------
     def word_tokens(self, words: Sequence[str]) -> tuple[list[int], list[int]]:
@@ -566,12 +595,15 @@ class ScoringModel:
             raise ValueError(f"layer must be between 0 and {self.num_layers}")
         encoded = [self.encode(t) for t in texts]
 
-        def run(batch):
-            ids, mask = self.pad([encoded[i].ids for i in batch])
+        def prepare(batch):
+            return batch, self.pad([encoded[i].ids for i in batch])
+
+        def run(prepared):
+            batch, (ids, mask) = prepared
             states = self._all_hidden_states(ids, mask)[layer]
             return [states[row, [j for j, sp in enumerate(encoded[i].special) if not sp]].float().cpu().numpy() for row, i in enumerate(batch)]
 
-        return self.batched(list(range(len(texts))), [len(e.ids) for e in encoded], run, "token states")
+        return self.batched(list(range(len(texts))), [len(e.ids) for e in encoded], run, "token states", prepare)
 
     @staticmethod
     def _span_tokens(text: str, enc: Encoded, span: tuple[int, int]) -> list[int]:
@@ -612,8 +644,11 @@ class ScoringModel:
         encoded = [self.encode(t, bos) for t in texts]
         spans = [self._span_tokens(text, enc, span) for text, enc, span in zip(texts, encoded, char_spans)]
 
-        def run(batch):
-            ids, mask = self.pad([encoded[i].ids for i in batch])
+        def prepare(batch):
+            return batch, self.pad([encoded[i].ids for i in batch])
+
+        def run(prepared):
+            batch, (ids, mask) = prepared
             layers = torch.stack(self._all_hidden_states(ids, mask), 1)
             out = []
             for row, i in enumerate(batch):
@@ -622,5 +657,5 @@ class ScoringModel:
                 out.append(pooled.cpu().numpy())
             return out
 
-        result = self.batched(list(range(len(texts))), [len(e.ids) for e in encoded], run, "hidden states")
+        result = self.batched(list(range(len(texts))), [len(e.ids) for e in encoded], run, "hidden states", prepare)
         return np.stack(result) if result else np.zeros((0, 0, 0), dtype=np.float32)

@@ -9,7 +9,10 @@ from typing import Sequence
 
 import torch
 
+from wordbench.hashing import seeded_key
+
 from .base import Encoded, LineSteps, ScoringModel, TokenScores, narrowest_width, split_by, token_logprobs
+from .batching import Deferred
 from .trie import build_trie, common_prefix
 
 STRATEGIES = ("ancestral", "nucleus", "beam", "greedy")  # the sampling strategies of Meister & Cotterell
@@ -54,13 +57,40 @@ def check_strategy(strategy: str) -> None:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES + SEARCHES[1:])}, not {strategy!r}")
 
 
+def sample_seeds(seed: int | Sequence[int], n: int) -> list[int]:
+    """One seed per sample: ``seed`` as given per prompt, or an int from which sample i's is derived (i, not its batch)."""
+    if isinstance(seed, int):
+        return [int(seeded_key(seed, f"sample-{i}")[:8], 16) for i in range(n)]
+    if len(seed) != n:
+        raise ValueError(f"{len(seed)} seeds for {n} prompts: give one seed per prompt, or one int")
+    return [int(s) for s in seed]
+
+
 @contextlib.contextmanager
-def seeded(device: torch.device, seed: int):
-    """Sampling seeded for one generate call, without touching the caller's random state."""
-    devices = [device.index or 0] if device.type == "cuda" else []
-    with torch.random.fork_rng(devices=devices):
-        torch.manual_seed(seed)
+def seeded_rows(device: torch.device, seeds: Sequence[int]):
+    """While inside, each draw ``generate`` makes for a batch of ``len(seeds)`` rows (a token per sample, or a
+    beam sample's candidates) comes from that row's own generator: a sample depends on its seed, not on the
+    batch it is in. transformers draws with ``torch.multinomial`` over the whole batch; it is swapped for one
+    draw per row for the call (other draws keep the original)."""
+    generators = [torch.Generator(device=device).manual_seed(s) for s in seeds]
+    original = torch.multinomial
+
+    def per_row(probs, num_samples, replacement=False, **kwargs):
+        if probs.dim() != 2 or len(probs) != len(generators) or kwargs.get("generator") is not None:
+            return original(probs, num_samples, replacement, **kwargs)
+        return torch.cat([original(probs[i : i + 1], num_samples, replacement, generator=g) for i, g in enumerate(generators)])
+
+    torch.multinomial = per_row
+    try:
         yield
+    finally:
+        torch.multinomial = original
+
+
+def static_cache(model) -> str | None:
+    """``"static"`` where generation on a GPU can use a preallocated cache (transformers: the model compiles
+    with one), else None (a dynamic cache; on CPU it attends over the filled part only, so it is the faster)."""
+    return "static" if model.device.type == "cuda" and getattr(model, "_can_compile_fullgraph", False) else None
 
 
 def generation_config(strategy: str, max_new_tokens: int, top_p: float, beams: int, stops: set[int], **special):
@@ -146,20 +176,30 @@ class CausalLM(ScoringModel):
             self._score_padded(prepared, groups, scores)
         return [TokenScores(self.tokenizer.convert_ids_to_tokens(p[1]), p[2], s) for p, s in zip(prepared, scores)]
 
-    def _gathered_logprobs(self, targets: Sequence[Sequence[int]], first: Sequence[int], **inputs) -> list[list[float]]:
-        """One forward pass of ``inputs``; row ``r``'s targets are predicted at its positions ``first[r]``,
-        ``first[r] + 1``, ... and the head runs only there: per row, the log-probs of its targets."""
-        device = inputs["input_ids"].device
-        rows = torch.tensor([r for r, t in enumerate(targets) for _ in t], dtype=torch.long, device=device)
-        cols = torch.tensor([first[r] + j for r, t in enumerate(targets) for j in range(len(t))], dtype=torch.long, device=device)
-        flat = self.head_logprobs(rows, cols, lambda: self.model(**inputs).logits,
-                                  torch.tensor([x for t in targets for x in t], dtype=torch.long, device=device)).cpu().tolist()
-        return split_by(flat, map(len, targets))
+    def _gather_at(self, targets: Sequence[Sequence[int]], first: Sequence[int]) -> tuple:
+        """The host's part of ``_gathered_logprobs``: row ``r``'s targets are predicted at its positions ``first[r]``,
+        ``first[r] + 1``, ...: (target lengths, rows, cols, targets) with the tensors on the device."""
+        rows = torch.tensor([r for r, t in enumerate(targets) for _ in t], dtype=torch.long)
+        cols = torch.tensor([first[r] + j for r, t in enumerate(targets) for j in range(len(t))], dtype=torch.long)
+        flat = torch.tensor([x for t in targets for x in t], dtype=torch.long)
+        return [len(t) for t in targets], self.to_device(rows), self.to_device(cols), self.to_device(flat)
 
-    def _score_whole(self, batch):
-        """(context ids, continuation ids) pairs, each as one sequence."""
+    def _gathered_logprobs(self, at: tuple, **inputs) -> Deferred:
+        """One forward pass of ``inputs``, the head only at the positions of ``at`` (``_gather_at``): per row, the
+        log-probs of its targets, read later."""
+        lengths, rows, cols, targets = at
+        values = self.head_logprobs(rows, cols, lambda: self.model(**inputs).logits, targets)
+        return Deferred(lambda: split_by(values.cpu().tolist(), lengths))
+
+    def _whole_batch(self, batch):
+        """The host's part of ``_score_whole``: padded rows and where their continuations are read."""
         ids, mask = self.pad([h + t for h, t in batch])
-        return self._gathered_logprobs([t for _, t in batch], [len(h) - 1 for h, _ in batch], input_ids=ids, attention_mask=mask)
+        return self._gather_at([t for _, t in batch], [len(h) - 1 for h, _ in batch]), ids, mask
+
+    def _score_whole(self, prepared) -> Deferred:
+        """(context ids, continuation ids) pairs, each as one sequence (a ``_whole_batch``)."""
+        at, ids, mask = prepared
+        return self._gathered_logprobs(at, input_ids=ids, attention_mask=mask)
 
     def _score_padded(self, prepared, groups, scores) -> None:
         """One text per padded row; a context shared by several continuations runs once, with its cache kept."""
@@ -168,12 +208,12 @@ class CausalLM(ScoringModel):
         shared = [idx[i : i + step] for head, idx in groups.items() if len(idx) > 1 and len(head) > 1 for i in range(0, len(idx), step)]
         alone = [n for head, idx in groups.items() if not (len(idx) > 1 and len(head) > 1) for n in idx]
         single = [(prepared[n][0], prepared[n][1]) for n in alone]
-        for n, s in zip(alone, self.batched(single, [len(h) + len(t) for h, t in single], self._score_whole, "sequence log-probs")):
+        for n, s in zip(alone, self.batched(single, [len(h) + len(t) for h, t in single], self._score_whole, "sequence log-probs", self._whole_batch)):
             scores[n] = s
         if shared:
             grouped = [(prepared[idx[0]][0], [prepared[n][1] for n in idx]) for idx in shared]
             costs = [len(ts) * (len(h) + max(map(len, ts))) for h, ts in grouped]
-            for idx, per in zip(shared, self.batched(grouped, costs, self._score_shared, "sequence log-probs (shared contexts)")):
+            for idx, per in zip(shared, self.batched(grouped, costs, self._score_shared, "sequence log-probs (shared contexts)", self._shared_batch)):
                 for n, s in zip(idx, per):
                     scores[n] = s
 
@@ -210,25 +250,29 @@ class CausalLM(ScoringModel):
             row_width = narrowest_width(lambda width: len(self._layout(prepared, groups, width)[1]), low, row_width, len(rows))
             parts, rows, row_width = self._layout(prepared, groups, row_width)
         batches = [[(parts[g][0], [prepared[n][1] for n in parts[g][1]]) for g in row] for row in rows]
-        for row, per_row in zip(rows, self.batched(batches, [row_width] * len(rows), self._score_tree, "sequence log-probs")):
+        for row, per_row in zip(rows, self.batched(batches, [row_width] * len(rows), self._score_tree, "sequence log-probs", self._tree_batch)):
             for g, per_group in zip(row, per_row):
                 for n, s in zip(parts[g][1], per_group):
                     scores[n] = s
 
-    def _score_tree(self, batch):
-        """Rows of groups (context ids, [continuation ids]). A row is laid out as the prefix tree of its texts (a
-        context, then one of its continuations without its last token), so whatever its texts share goes in
-        once: a context and its continuations' common start, a prompt that several contexts begin with
-        (``tree_inputs``: positions are depths, a token sees its ancestors). The head runs once per token read
-        (a context's last token and the continuations' tokens), however many continuations read it."""
+    def _tree_batch(self, batch):
+        """The host's part of ``_score_tree``: the rows' prefix trees, their ancestor masks, where they are read."""
         texts = [[(h, t) for h, ts in row for t in ts] for row in batch]
         tries = [build_trie([list(h) + list(t[: _fed(t)]) for h, t in row]) for row in texts]
         reads = [[(r, path[len(head) - 1 + k], target) for k, target in enumerate(tail)]
                  for r, (row, trie) in enumerate(zip(texts, tries)) for (head, tail), path in zip(row, trie.paths)]
-        ids, positions, mask = self.tree_inputs(tries)
+        sizes = ([len(ts) for row in batch for _, ts in row], [len(row) for row in batch])
+        return self.tree_inputs(tries), self.tree_reads(reads), sizes
+
+    def _score_tree(self, prepared) -> Deferred:
+        """Rows of groups (context ids, [continuation ids]), as ``_tree_batch`` lays them out. A row is the prefix
+        tree of its texts (a context, then one of its continuations without its last token), so whatever its texts
+        share goes in once: a context and its continuations' common start, a prompt that several contexts begin with
+        (``tree_inputs``: positions are depths, a token sees its ancestors). The head runs once per token read
+        (a context's last token and the continuations' tokens), however many continuations read it."""
+        (ids, positions, mask), reads, (per_group, per_row) = prepared
         per_tail = self.tree_logprobs(reads, lambda: self.model(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=False).logits)
-        per_group = split_by(per_tail, [len(ts) for row in batch for _, ts in row])
-        return split_by(per_group, map(len, batch))
+        return Deferred(lambda: split_by(split_by(per_tail.read(), per_group), per_row))
 
     @functools.cached_property
     def packs(self) -> bool:
@@ -239,26 +283,41 @@ class CausalLM(ScoringModel):
         probe = [(self.encode(c.rstrip()).ids, self.encode(c[len(c.rstrip()):] + t, bos=False).ids) for c, t in texts]
         try:
             with self.probing(), torch.inference_mode():
-                rows = self._score_tree([[(probe[0][0], [probe[0][1]]), (probe[1][0], [probe[1][1], probe[2][1]]), (probe[3][0], [probe[3][1]])]])[0]
+                batch = [[(probe[0][0], [probe[0][1]]), (probe[1][0], [probe[1][1], probe[2][1]]), (probe[3][0], [probe[3][1]])]]
+                rows = self._score_tree(self._tree_batch(batch)).read()[0]
                 packed = [rows[0][0], *rows[1], rows[2][0]]
-                alone = [self._score_whole([p])[0] for p in probe]
+                alone = [self._score_whole(self._whole_batch([p])).read()[0] for p in probe]
                 return self.scores_agree(packed, alone)  # inside: at float32's tolerance
         except (TypeError, ValueError, RuntimeError):
             return False
 
-    def _score_shared(self, batch):
-        """(context ids, [continuation ids]) groups: the context runs once with the cache kept, the head at
-        its last position only (every continuation's first token); continuations of two tokens or more go
-        on from the cache, fed all but their last token."""
+    def _shared_batch(self, batch):
+        """The host's part of ``_score_shared``: the padded contexts, and the continuations of two tokens or more
+        padded to go on from their context's cache."""
+        ids, mask = self.pad([h for h, _ in batch])
+        conts = [(g, t) for g, (_, ts) in enumerate(batch) for t in ts]
+        longer = [n for n, (_, t) in enumerate(conts) if len(t) > 1]
+        rest = None
+        if longer:
+            owner = self.to_device(torch.tensor([conts[n][0] for n in longer]))
+            cont_ids, cont_mask = self.pad([conts[n][1][:-1] for n in longer])
+            start = torch.tensor([len(batch[conts[n][0]][0]) for n in longer])
+            positions = self.to_device(start[:, None] + torch.arange(cont_ids.shape[1])[None, :])
+            rest = owner, cont_ids, cont_mask, positions, self._gather_at([conts[n][1][1:] for n in longer], [0] * len(longer))
+        return batch, conts, longer, ids, mask, rest
+
+    def _score_shared(self, prepared):
+        """(context ids, [continuation ids]) groups (a ``_shared_batch``): the context runs once with the cache
+        kept, the head at its last position only (every continuation's first token); continuations of two tokens
+        or more go on from the cache, fed all but their last token."""
         from transformers import DynamicCache
 
+        batch, conts, longer, ids, mask, rest = prepared
         device = self.device
-        ids, mask = self.pad([h for h, _ in batch])
         groups = torch.arange(len(batch), device=device)
         with self.head_at(groups, torch.tensor([len(h) - 1 for h, _ in batch], device=device)) as pick:
             out = self.model(input_ids=ids, attention_mask=mask, use_cache=True)
             first_logits = pick(out.logits)
-        conts = [(g, t) for g, (_, ts) in enumerate(batch) for t in ts]
         values: list[list[float]] = [[] for _ in conts]
         scored = [n for n, (_, t) in enumerate(conts) if t]
         if scored:
@@ -266,19 +325,14 @@ class CausalLM(ScoringModel):
             first = token_logprobs(first_logits[rows], torch.tensor([conts[n][1][0] for n in scored], device=device)).cpu().tolist()
             for n, v in zip(scored, first):
                 values[n] = [v]
-        longer = [n for n, (_, t) in enumerate(conts) if len(t) > 1]
-        if longer:
+        if rest is not None:
+            owner, cont_ids, cont_mask, positions, at = rest
             kv = [(layer.keys, layer.values) for layer in out.past_key_values.layers]
-            owner = torch.tensor([conts[n][0] for n in longer], device=device)
-            cont_ids, cont_mask = self.pad([conts[n][1][:-1] for n in longer])
-            start = torch.tensor([len(batch[conts[n][0]][0]) for n in longer], device=device)
-            rest = self._gathered_logprobs(
-                [conts[n][1][1:] for n in longer], [0] * len(longer), input_ids=cont_ids, use_cache=True,
-                past_key_values=DynamicCache(ddp_cache_data=[(k[owner], v[owner]) for k, v in kv]),
-                attention_mask=torch.cat([mask[owner], cont_mask], 1),
-                position_ids=start[:, None] + torch.arange(cont_ids.shape[1], device=device)[None, :],
-            )
-            for n, r in zip(longer, rest):
+            more = self._gathered_logprobs(
+                at, input_ids=cont_ids, use_cache=True, past_key_values=DynamicCache(ddp_cache_data=[(k[owner], v[owner]) for k, v in kv]),
+                attention_mask=torch.cat([mask[owner], cont_mask], 1), position_ids=positions,
+            ).read()
+            for n, r in zip(longer, more):
                 values[n] += r
         return split_by(values, (len(ts) for _, ts in batch))
 
@@ -286,12 +340,15 @@ class CausalLM(ScoringModel):
         return _CausalLineSteps(self, lines)
 
     def generate(self, prompts: Sequence[str], strategy: str = "ancestral", max_new_tokens: int = 256,
-                 top_p: float = 0.95, beams: int = 5, seed: int = 0, stop_at_newline: bool = False) -> list[Generation]:
+                 top_p: float = 0.95, beams: int = 5, seed: int | Sequence[int] = 0, stop_at_newline: bool = False) -> list[Generation]:
         """Continue each prompt ("" = unconditional, from BOS) until EOS or ``max_new_tokens``.
 
         Strategies: ``ancestral`` (sampling from the full distribution), ``nucleus`` (top-p),
         ``beam`` (beam sampling: candidates sampled, the most probable kept on a beam of ``beams``),
-        ``greedy``, ``beam_search`` (deterministic beam search of width ``beams``). Sampling is seeded (one seed per call; results depend on the batch size).
+        ``greedy``, ``beam_search`` (deterministic beam search of width ``beams``). Sampling is seeded per sample
+        (``seed``: one per prompt, or an int they are derived from; ``sample_seeds``), so a sample does not depend on
+        the batch it is generated in. Batches are as large as fit (the KV cache of prompt + ``max_new_tokens`` per
+        row and beam counts against the token budget); a static cache on a GPU where the model takes one.
         The model's own generation defaults (top-k, temperature, repetition penalty) are not used.
         ``stop_at_newline`` ends a continuation at its first token holding a newline (prompted translation).
         """
@@ -299,18 +356,29 @@ class CausalLM(ScoringModel):
         if self.bos_id is None and any(not p for p in prompts):
             raise ValueError(f"{self.info.name} has no BOS or EOS token to start from: give prompts")
         stops = self.stop_ids(stop_at_newline)
-        config = generation_config(strategy, max_new_tokens, top_p, beams, stops, pad_token_id=self.pad_id, bos_token_id=self.bos_id)
-        encoded = [self.encode(p.rstrip()).ids for p in prompts]
-        self.check_generation(max(map(len, encoded), default=0), max_new_tokens)
+        special = dict(pad_token_id=self.pad_id, bos_token_id=self.bos_id)
+        items = list(zip([self.encode(p.rstrip()).ids for p in prompts], sample_seeds(seed, len(prompts))))
+        self.check_generation(max((len(ids) for ids, _ in items), default=0), max_new_tokens)
+        rows = beams if strategy in ("beam", "beam_search") else 1
+        return self.batched(items, [(len(ids) + max_new_tokens) * rows for ids, _ in items],
+                            lambda prepared: self._generate_batch(prepared, strategy, max_new_tokens, top_p, beams, stops, special),
+                            f"generate ({strategy})", lambda batch: (self.pad([ids for ids, _ in batch], left=True), [s for _, s in batch]))
 
-        def run(batch):
-            ids, mask = self.pad(batch, left=True)
-            width = ids.shape[1]
-            out = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=config)
-            return [finish_generation(self.tokenizer, row, stops) for row in out[:, width:].tolist()]
+    _static_cache_fails = False  # set once a static cache was refused (a dynamic one is used from then on)
 
-        with seeded(self.device, seed):
-            return self.batched(encoded, [len(e) for e in encoded], run, f"generate ({strategy})")
+    def _generate_batch(self, prepared, strategy, max_new_tokens, top_p, beams, stops, special) -> list[Generation]:
+        (ids, mask), seeds = prepared
+        cache = None if self._static_cache_fails else static_cache(self.model)
+        config = generation_config(strategy, max_new_tokens, top_p, beams, stops, cache_implementation=cache, **special)
+        try:
+            with seeded_rows(self.device, seeds):
+                out = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=config)
+        except (TypeError, ValueError, NotImplementedError):
+            if cache is None:
+                raise
+            self._static_cache_fails = True
+            return self._generate_batch(prepared, strategy, max_new_tokens, top_p, beams, stops, special)
+        return [finish_generation(self.tokenizer, row, stops) for row in out[:, ids.shape[1] :].tolist()]
 
 
 class _CausalLineSteps(LineSteps):

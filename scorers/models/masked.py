@@ -58,12 +58,12 @@ class MaskedLM(EncoderModel):
                 copies.append((ids, i, enc.ids[i]))
                 owners.append(n)
 
-        def run(batch):
-            lp = self._position_logprobs(batch)
-            tgt = torch.tensor([b[2] for b in batch], device=lp.device)
-            return lp[torch.arange(len(batch), device=lp.device), tgt].cpu().tolist()
+        def run(prepared):
+            lp = self._position_logprobs(prepared)
+            tgt = torch.tensor([b[2] for b in prepared[0]], device=lp.device)
+            return lp[torch.arange(len(tgt), device=lp.device), tgt].cpu().tolist()
 
-        values = self.batched(copies, [len(c[0]) for c in copies], run, "pseudo-log-likelihood")
+        values = self.batched(copies, [len(c[0]) for c in copies], run, "pseudo-log-likelihood", self._position_inputs)
         out, cursor = [], 0
         for enc, scored in per_item:
             out.append(
@@ -95,8 +95,8 @@ class _MaskedLineSteps(LineSteps):
             target = own[len(path)] if len(path) < len(own) and list(path) == own[: len(path)] else -1
             items.append((ids, len(ids) - 2 if tok.sep_token_id is not None else len(ids) - 1, target))
 
-        def run(batch):
-            lp = self.model._position_logprobs(batch)
-            return summarize_steps(lp, self.vocab_tensors, [b[2] for b in batch])
+        def run(prepared):
+            lp = self.model._position_logprobs(prepared)
+            return summarize_steps(lp, self.vocab_tensors, [b[2] for b in prepared[0]])
 
-        return self.model.sizer.run(items, [len(i[0]) for i in items], run)
+        return self.model.sizer.run(items, [len(i[0]) for i in items], run, prepare=self.model._position_inputs)

@@ -13,7 +13,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .causal import STRATEGIES, Generation
+from .causal import STRATEGIES, Generation, sample_seeds
 
 BOS, EOS = "<s>", "</s>"
 
@@ -84,13 +84,14 @@ class TrigramLM:
         return max(pool, key=lambda h: h[0])[1]
 
     def generate(self, prompts: Sequence[str], strategy: str = "ancestral", max_new_tokens: int = 256,
-                 top_p: float = 0.95, beams: int = 5, seed: int = 0, stop_at_newline: bool = True) -> list[Generation]:
-        """Unconditional samples (prompts are ignored: the model starts every line from ``<s> <s>``)."""
+                 top_p: float = 0.95, beams: int = 5, seed: int | Sequence[int] = 0, stop_at_newline: bool = True) -> list[Generation]:
+        """Unconditional samples (prompts are ignored: the model starts every line from ``<s> <s>``), each from its
+        own seed (``sample_seeds``)."""
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
-        rng = np.random.default_rng(seed)
         out = []
-        for _ in prompts:
+        for sample_seed in sample_seeds(seed, len(prompts)):
+            rng = np.random.default_rng(sample_seed)
             seq = (self._beam_sample(max_new_tokens, beams, rng) if strategy == "beam"
                    else self._sample(strategy, max_new_tokens, top_p, rng))
             finished = bool(seq) and seq[-1] == EOS

@@ -23,7 +23,7 @@ import torch
 from wordbench.spec import Spec, opt
 
 from .base import Encoded, LineSteps, ModelError, ScoringModel, config_layers, narrowest_width, split_by
-from .causal import check_strategy, finish_generation, generation_config, seeded
+from .causal import check_strategy, finish_generation, generation_config, sample_seeds, seeded_rows
 from .trie import Trie, build_trie, forest
 
 REDUCTIONS = ("mean", "sum")
@@ -147,13 +147,17 @@ class Seq2SeqLM(ScoringModel):
         rights = right_contexts or [""] * len(contexts)
         return [self.infill_ids(self._tokens(c.rstrip()), self._tokens(r or "")) for c, r in zip(contexts, rights)]
 
-    def _position_logprobs(self, batch) -> torch.Tensor:
-        """Log-softmax of the decoder's last position for each ``(source, decoder prefix)``: [batch, vocab]."""
+    def _position_inputs(self, batch):
         src, src_mask = self.pad([b[0] for b in batch])
         dec, dec_mask = self.pad([b[1] for b in batch])
-        last = torch.tensor([len(b[1]) - 1 for b in batch], device=self.device)
-        with self.head_at(torch.arange(len(batch), device=self.device), last) as pick:  # the head at the last position only
-            logits = self.model(input_ids=src, attention_mask=src_mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask).logits
+        last = self.to_device(torch.tensor([len(b[1]) - 1 for b in batch]))
+        return batch, {"src": src, "src_mask": src_mask, "dec": dec, "dec_mask": dec_mask, "last": last}
+
+    def _position_logprobs(self, prepared) -> torch.Tensor:
+        """Log-softmax of the decoder's last position for each ``(source, decoder prefix)``: [batch, vocab]."""
+        batch, t = prepared
+        with self.head_at(torch.arange(len(batch), device=self.device), t["last"]) as pick:  # the head at the last position only
+            logits = self.model(input_ids=t["src"], attention_mask=t["src_mask"], decoder_input_ids=t["dec"], decoder_attention_mask=t["dec_mask"]).logits
         return torch.log_softmax(pick(logits).float(), -1)
 
     def _word_steps(self, lines):
@@ -193,28 +197,35 @@ class Seq2SeqLM(ScoringModel):
         if self.trees:
             scores = self._score_rows(items)
         else:
-            scores = self.batched(items, [len(s) + sum(map(len, t)) for s, t in items], self._score_batch, "conditional log-probs")
+            scores = self.batched(items, [len(s) + sum(map(len, t)) for s, t in items], self._score_batch, "conditional log-probs", self._plain_batch)
         out = [0.0] * len(sources)
         for idx, token_lps in zip(groups.values(), scores):
             for n, lps in zip(idx, token_lps):
                 out[n] = sum(lps) / len(lps) if reduce == "mean" else sum(lps)
         return out
 
-    def _score_batch(self, batch):
-        """(source ids, [target ids]) groups: each source encoded once, one target per padded decoder row."""
+    def _plain_batch(self, batch):
+        """The host's part of ``_score_batch``: padded sources and decoder rows, where the targets are read."""
         ids, mask = self.pad([src for src, _ in batch])
-        encoded = self.model.get_encoder()(input_ids=ids, attention_mask=mask).last_hidden_state
-        rows = torch.tensor([k for k, (_, tgts) in enumerate(batch) for _ in tgts], device=self.device)
+        rows = self.to_device(torch.tensor([k for k, (_, tgts) in enumerate(batch) for _ in tgts]))
         flat = [t for _, tgts in batch for t in tgts]
         dec_ids, dec_mask = self.pad([[self.decoder_start_id] + t[:-1] for t in flat])
-        at_row = torch.tensor([i for i, t in enumerate(flat) for _ in t], device=self.device)
-        at_col = torch.tensor([j for t in flat for j in range(len(t))], device=self.device)
+        at_row = self.to_device(torch.tensor([i for i, t in enumerate(flat) for _ in t]))
+        at_col = self.to_device(torch.tensor([j for t in flat for j in range(len(t))]))
+        targets = self.to_device(torch.tensor([x for t in flat for x in t]))
+        return batch, flat, ids, mask, rows, dec_ids, dec_mask, at_row, at_col, targets
+
+    def _score_batch(self, prepared):
+        """(source ids, [target ids]) groups (a ``_plain_batch``): each source encoded once, one target per padded decoder row."""
+        batch, flat, ids, mask, rows, dec_ids, dec_mask, at_row, at_col, targets = prepared
+        encoded = self.model.get_encoder()(input_ids=ids, attention_mask=mask).last_hidden_state
+
         def forward():
             return self.model(encoder_outputs=(encoded[rows],), attention_mask=mask[rows], decoder_input_ids=dec_ids,
                               decoder_attention_mask=dec_mask, use_cache=False).logits
 
         # the head at real target positions only, not at padding
-        values = self.head_logprobs(at_row, at_col, forward, torch.tensor([x for t in flat for x in t], device=self.device)).cpu().tolist()
+        values = self.head_logprobs(at_row, at_col, forward, targets).cpu().tolist()
         return split_by(split_by(values, map(len, flat)), (len(tgts) for _, tgts in batch))
 
     @staticmethod
@@ -273,14 +284,14 @@ class Seq2SeqLM(ScoringModel):
             rows, widths = self._layout(sizes, narrowest_width(lambda width: len(self._layout(sizes, width)[0]), 1, self.sizer.pack_width, len(rows)))
         out: list = [None] * len(items)
         batches = [[items[i] for i in row] for row in rows]
-        for row, per_row in zip(rows, self.batched(batches, [sum(widths)] * len(rows), self._score_packed, "conditional log-probs")):
+        for row, per_row in zip(rows, self.batched(batches, [sum(widths)] * len(rows), self._score_packed, "conditional log-probs", self._packed_batch)):
             for i, per_item in zip(row, per_row):
                 out[i] = per_item
         return out
 
-    def _score_packed(self, batch):
-        """Rows of (source ids, [target ids]) items. A row holds its sources side by side, each attending to itself
-        with positions from 0, and its items' decoder prefix trees side by side (``forest``: a prefix the targets
+    def _packed_batch(self, batch):
+        """The host's part of ``_score_packed``: rows of (source ids, [target ids]) items. A row holds its sources
+        side by side, each attending to itself with positions from 0, and its items' decoder prefix trees side by side (``forest``: a prefix the targets
         of one source share is decoded once; positions are depths, a token sees its ancestors); each decoder token
         attends to its own source only. The head runs once per tree node, however many targets read it."""
         enc_width = max(sum(len(src) for src, _ in row) for row in batch)
@@ -307,16 +318,20 @@ class Seq2SeqLM(ScoringModel):
         targets = [[t for _, tgts in row for t in tgts] for row in batch]  # in the order of the forest's paths
         reads = [[(r, path[j], token) for j, token in enumerate(target)]
                  for r, (row, trie) in enumerate(zip(targets, tries)) for target, path in zip(row, trie.paths)]
-        ids, enc_pos = ids.to(self.device), enc_pos.to(self.device)
+        return batch, self.to_device(ids), self.to_device(enc_pos), self.mask_form(enc_mask), self.mask_form(cross), (dec, dec_pos, dec_mask), self.tree_reads(reads)
+
+    def _score_packed(self, prepared):
+        """Rows of (source ids, [target ids]) items, as ``_packed_batch`` lays them out."""
+        batch, ids, enc_pos, enc_mask, cross, (dec, dec_pos, dec_mask), reads = prepared
         with self._positions(self.model.get_encoder().embed_positions, enc_pos):
-            encoded = self.model.get_encoder()(input_ids=ids, attention_mask=self.mask_form(enc_mask)).last_hidden_state
+            encoded = self.model.get_encoder()(input_ids=ids, attention_mask=enc_mask).last_hidden_state
 
         def forward():
             with self._positions(self.model.get_decoder().embed_positions, dec_pos):
-                return self.model(encoder_outputs=(encoded,), attention_mask=self.mask_form(cross), decoder_input_ids=dec,
+                return self.model(encoder_outputs=(encoded,), attention_mask=cross, decoder_input_ids=dec,
                                   decoder_attention_mask=dec_mask, use_cache=False).logits
 
-        per_target = iter(self.tree_logprobs(reads, forward))
+        per_target = iter(self.tree_logprobs(reads, forward).read())
         return [[[next(per_target) for _ in tgts] for _, tgts in row] for row in batch]
 
     @functools.cached_property
@@ -330,7 +345,7 @@ class Seq2SeqLM(ScoringModel):
         probe = [(self.encode(src).ids, [self.target_ids(t) for t in tgts]) for src, tgts in TREE_PROBE]
         try:
             with self.probing(), torch.inference_mode():
-                packed, rows = self._score_packed([probe, probe[1:]]), self._score_batch(probe + probe[1:])
+                packed, rows = self._score_packed(self._packed_batch([probe, probe[1:]])), self._score_batch(self._plain_batch(probe + probe[1:]))
                 return self.scores_agree([x for row in packed for item in row for x in item], [y for item in rows for y in item])
         except (TypeError, ValueError, RuntimeError):
             return False
@@ -356,8 +371,8 @@ class Seq2SeqLM(ScoringModel):
 
     # --- generation -----------------------------------------------------------------------------
     def generate(self, prompts: Sequence[str], strategy: str = "ancestral", max_new_tokens: int = 256,
-                 top_p: float = 0.95, beams: int = 5, seed: int = 0, stop_at_newline: bool = False):
-        """Decoder samples, as ``CausalLM.generate`` (same strategies, seeding and ``stop_at_newline``); each
+                 top_p: float = 0.95, beams: int = 5, seed: int | Sequence[int] = 0, stop_at_newline: bool = False):
+        """Decoder samples, as ``CausalLM.generate`` (same strategies, per-sample seeds and ``stop_at_newline``); each
         prompt is a source.
 
         An empty prompt generates unconditionally: the source is the gap alone (``<extra_id_0>`` or ``<mask>``),
@@ -373,19 +388,24 @@ class Seq2SeqLM(ScoringModel):
         target_pre = self._frames[2]
         items = [self.infill_ids([]) if not p else (self.encode(p).ids, [self.decoder_start_id] + target_pre) for p in prompts]
         self.check_generation(max((len(d) for _, d in items), default=1), max_new_tokens)  # the decoder's prefix and new tokens
+        seeds = sample_seeds(seed, len(items))
+        rows = beams if strategy == "beam" else 1
 
-        def run(batch):
-            ids, mask = self.pad([b[0] for b in batch])
-            dec = torch.tensor([b[1] for b in batch], device=self.device)
-            out = self.model.generate(input_ids=ids, attention_mask=mask, decoder_input_ids=dec, generation_config=config)
+        def prepare(batch):
+            return self.pad([items[n][0] for n in batch]), self.to_device(torch.tensor([items[n][1] for n in batch])), [seeds[n] for n in batch]
+
+        def run(prepared):
+            (ids, mask), dec, batch_seeds = prepared
+            with seeded_rows(self.device, batch_seeds):
+                out = self.model.generate(input_ids=ids, attention_mask=mask, decoder_input_ids=dec, generation_config=config)
             return [finish_generation(self.tokenizer, row, stops) for row in out[:, dec.shape[1] :].tolist()]
 
         out: list = [None] * len(items)
-        with seeded(self.device, seed):
-            for prefix in dict.fromkeys(tuple(d) for _, d in items):  # one decoder prefix per batch
-                idx = [n for n, (_, d) in enumerate(items) if tuple(d) == prefix]
-                for n, g in zip(idx, self.batched([items[n] for n in idx], [len(items[n][0]) for n in idx], run, f"generate ({strategy})")):
-                    out[n] = g
+        for prefix in dict.fromkeys(tuple(d) for _, d in items):  # one decoder prefix per batch
+            idx = [n for n, (_, d) in enumerate(items) if tuple(d) == prefix]
+            lengths = [(len(items[n][0]) + max_new_tokens) * rows for n in idx]
+            for n, g in zip(idx, self.batched(idx, lengths, run, f"generate ({strategy})", prepare)):
+                out[n] = g
         return out
 
 

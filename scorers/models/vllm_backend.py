@@ -10,7 +10,7 @@ from typing import Sequence
 
 from wordbench.errors import ConfigError
 
-from .causal import Generation
+from .causal import Generation, sample_seeds
 
 
 class VLLMGenerator:
@@ -25,12 +25,13 @@ class VLLMGenerator:
         self.llm = vllm.LLM(model=name, revision=revision, dtype=dtype, trust_remote_code=False)
 
     def generate(self, prompts: Sequence[str], strategy: str = "ancestral", max_new_tokens: int = 256,
-                 top_p: float = 0.95, beams: int = 5, seed: int = 0, stop_at_newline: bool = False) -> list[Generation]:
+                 top_p: float = 0.95, beams: int = 5, seed: int | Sequence[int] = 0, stop_at_newline: bool = False) -> list[Generation]:
         if strategy == "beam":
             raise ConfigError("vLLM has no beam sampling: score strategy beam with backend=hf")
         greedy = strategy == "greedy"
+        seeds = sample_seeds(seed, len(prompts))
         params = [self.vllm.SamplingParams(temperature=0.0 if greedy else 1.0, top_p=top_p if strategy == "nucleus" else 1.0,
-                                           top_k=-1, max_tokens=max_new_tokens, seed=None if greedy else seed + i,
+                                           top_k=-1, max_tokens=max_new_tokens, seed=None if greedy else seeds[i],
                                            skip_special_tokens=True, stop=["\n"] if stop_at_newline else None)
                   for i in range(len(prompts))]
         tokenizer = self.llm.get_tokenizer()
