@@ -449,7 +449,7 @@ def test_rules_against_the_defects_found_in_the_authors_sets():
 @pytest.mark.parametrize("sentence, variants", [
     # un- + a word in use: adjectives, adverbs, participles and nouns, whatever letters follow un
     ("Das Angebot wirkt unseriös.", ["Das Angebot wirkt seriös."]),
-    ("Diese Methode ist unzeitgemäß.", ["Diese Methode ist zeitgemäß."]),
+    ("Diese Methode ist unpraktisch.", ["Diese Methode ist praktisch."]),
     ("Es ist unratsam, das zu tun.", ["Es ist ratsam, das zu tun."]),
     ("Das ist ungut.", ["Das ist gut."]),  # a three-letter stem
     ("Die Unordnung im Zimmer ist groß.", ["Die Ordnung im Zimmer ist groß."]),  # a noun keeps its capital
@@ -501,10 +501,17 @@ def test_affix_deletion_polarity_by_the_bilingual_dictionary():
     assert negates({"needless"}, set()) and negates({"unhampered"}, set())  # -less, un- on an English word
     assert not negates({"accident", "crash"}, {"case", "fall"}) and not negates({"union", "until"}, set())
     assert polarity_changes(("unbedingt",), ("bedingt",)) and not polarity_changes(("Unfall",), ("Fall",))
+    assert polarity_changes(("Unschuld",), ("Schuld",))  # WordNet: innocence is the antonym of guilt
     assert polarity_changes(("Unxyzwort",), ("Xyzwort",))  # the dictionary lacks the un-word: nothing judged
     # a negating un-word still varies, predicative or attributive, not as a degree modifier
     assert _offline("polarity_affix_del", "Er ist für diese Arbeit ungeeignet.") == ["Er ist für diese Arbeit geeignet."]
     assert _offline("polarity_affix_del", "Das ist unmöglich.") == ["Das ist möglich."]
+    # the dictionaries the condition reads are in the build's provenance, unless faithful or the rule is not built
+    from wordbench.builders.minpairs.builder import MinPairsBuilder
+
+    kinds = lambda overrides: {s.kind for s in MinPairsBuilder().sources(_config(overrides))}  # noqa: E731
+    assert "glosses" in kinds({}) and "glosses" in kinds({"phenomena": "polarity_affix_del"})
+    assert "glosses" not in kinds({"faithful": "true"}) | kinds({"phenomena": "np_agreement"})
 
 
 def test_affix_deletion_every_position_varies_long_stems_and_anchors_the_lemma():

@@ -7,14 +7,15 @@ from __future__ import annotations
 import functools
 import re
 
-from .parallel import TRANS_FILE, _ANNOTATION
+from .base import SourceInfo, file_sha8
+from .parallel import TRANS_FILE, ANNOTATION
 from .readers import numbered_lines
 
 _PAREN = re.compile(r"\s*\([^)]*\)")
 
 
 def _terms(part: str) -> list[str]:
-    return [t for t in (_PAREN.sub("", _ANNOTATION.sub("", alt)).strip() for alt in part.split(";")) if t]
+    return [t for t in (_PAREN.sub("", ANNOTATION.sub("", alt)).strip() for alt in part.split(";")) if t]
 
 
 @functools.lru_cache(maxsize=1)
@@ -33,3 +34,9 @@ def ding_glosses() -> dict[str, frozenset[str]]:
                 if " " not in term and glosses:
                     out.setdefault(term, set()).update(glosses)
     return {k: frozenset(v) for k, v in out.items()}
+
+
+def glosses_info() -> SourceInfo:
+    if not TRANS_FILE.is_file():
+        return SourceInfo("glosses", "Ding dictionary glosses: not installed (apt-get install trans-de-en)", "none")
+    return SourceInfo("glosses", "Ding dictionary glosses (Debian trans-de-en)", f"sha256-{file_sha8(TRANS_FILE)}")

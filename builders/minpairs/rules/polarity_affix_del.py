@@ -14,14 +14,24 @@ position) varies longer stems too (uninteressant -> interessant). The variant's 
 (a participle's own form), so "unpopulären" is validated by a human "unpopulär". A noun's positive keeps its
 inflection: where the lexicon knows the un-noun's case and number, the positive must have them too (Unruhen ->
 Ruhen is no variant: Ruhe has no plural).
+
+The default also checks the paper's condition, which the authors' lookup (``faithful``) does not: the un-word must be
+a negation. Where the Ding dictionary (the builders' offline bilingual dictionary) glosses the un-word, one of its
+English glosses must be a negated form of a gloss of the positive (unbedingt "unconditional" / bedingt
+"conditional"), a WordNet antonym of one (Unrecht "wrong" / Recht "right"), or an un-, in-, dis-, non-, not or
+-less form of an English word in use ("unhampered", "needless"); Unfall "accident", Unart "bad habit", ungemein
+"tremendously" are none. Where it lacks the un-word, nothing is judged. An un-word that grades the adjective after
+it (unglaublich dumm, nicht unbedingt ideale) keeps no polarity reading, and an edit inside "( ... )" (a
+dictionary's optional material) is none either.
 """
 
 from functools import lru_cache
 
-from ...sources.german import noun_readings
-from ...sources.glosses import ding_glosses
-from ...sources.wordnet import load_wordnet
 from wordbench.errors import SourceError
+from ...sources.base import SourceInfo
+from ...sources.german import noun_readings
+from ...sources.glosses import ding_glosses, glosses_info
+from ...sources.wordnet import load_wordnet
 from ..edits import Edit, Rule, replace
 from ..morph import is_word
 
@@ -75,12 +85,20 @@ def _gloss_forms(gloss: str) -> set[str]:
 def _antonyms(gloss: str) -> frozenset[str]:
     """WordNet's antonyms of an English gloss (wrong: right; innocence: guilt); none without WordNet."""
     try:
-        wn = load_wordnet()
+        wn = load_wordnet()[0]
     except SourceError:
         return frozenset()
-    wn = wn[0] if isinstance(wn, tuple) else wn
     return frozenset(a.name().replace("_", " ") for s in wn.synsets(gloss.replace(" ", "_")) for lemma in s.lemmas()
                      for a in lemma.antonyms())
+
+
+def polarity_sources() -> list[SourceInfo]:
+    """The resources the polarity condition reads, for the build's provenance."""
+    try:
+        wordnet = [load_wordnet()[1]]
+    except SourceError:
+        wordnet = []
+    return [glosses_info()] + wordnet
 
 
 def negates(un_glosses, base_glosses) -> bool:
