@@ -503,6 +503,7 @@ def test_affix_deletion_polarity_by_the_bilingual_dictionary():
     assert polarity_changes(("unbedingt",), ("bedingt",)) and not polarity_changes(("Unfall",), ("Fall",))
     assert polarity_changes(("Unschuld",), ("Schuld",))  # WordNet: innocence is the antonym of guilt
     assert polarity_changes(("Unxyzwort",), ("Xyzwort",))  # the dictionary lacks the un-word: nothing judged
+    assert polarity_changes(("Unfall",), ("Xyzwort",))  # or the positive
     # a negating un-word still varies, predicative or attributive, not as a degree modifier
     assert _offline("polarity_affix_del", "Er ist für diese Arbeit ungeeignet.") == ["Er ist für diese Arbeit geeignet."]
     assert _offline("polarity_affix_del", "Das ist unmöglich.") == ["Das ist möglich."]

@@ -465,9 +465,9 @@ span, text before and after). Eight error types, one rule each:
   or seit, the dative noun phrase turned into the genitive (determiner, strong adjective endings, noun).
 - **polarity_affix_del**: the prefix un- deleted from an adjective, adverb, participle or noun when the rest, a stem
   of at most nine letters as in the authors' sets (`variants=all`: any length), is a German word in use, and (not
-  with `faithful`) the word is a negation: where the Ding dictionary glosses it, a gloss is a negated English word
-  or an antonym of the positive's gloss (no Unfall -> Fall); not as a degree modifier (unglaublich dumm) or inside
-  parentheses.
+  with `faithful`) the word is a negation: where the Ding dictionary glosses it and its positive, a gloss is a
+  negated English word or an antonym of the positive's gloss (no Unfall -> Fall); not as a degree modifier
+  (unglaublich dumm) or inside parentheses.
 - **polarity_particle_kein_del**: kein* -> ein*; **polarity_particle_nicht_del**: "nicht" deleted.
 - **clause_omission**: one segment of a reference that the sentence splitter (also at ; and :) divides.
 - **np_agreement**: a determiner replaced by a form of its paradigm that agrees with none of the noun's
@@ -518,9 +518,10 @@ BENCHMARK = Benchmark(
         "(section 3.3). `variants=one` makes one seeded variant per sentence, the nearer choice where the number of "
         "pairs per sentence matters.\n"
         "- polarity_affix_del judges polarity through the Ding dictionary's English glosses and WordNet antonyms: a "
-        "negation English marks by no affix and WordNet by no antonym is dropped (uneins 'divided', unzeitgemäß 'outdated'), a sense "
-        "the dictionary does not separate is kept (evaluative unmöglich, unbedingt as 'absolutely'), and an un-word "
-        "it lacks is varied by lookup alone; `faithful` is the authors' lookup alone (unlängst -> längst, Unfall -> Fall).\n"
+        "negation English marks by no affix and WordNet by no antonym is dropped (uneins 'divided', unzeitgemäß "
+        "'outdated'), a sense the dictionary does not separate is kept (evaluative unmöglich, unbedingt as 'absolutely'), and where it "
+        "lacks the un-word or its positive the lookup alone decides; `faithful` is the authors' lookup alone "
+        "(unlängst -> längst, Unfall -> Fall).\n"
         "- `import=FOLDER` builds the authors' published pairs as they are (no rule runs)."),
     summary="English-German contrastive minimal pairs from human and machine references: accuracy and distributional discrepancy",
     builder_path="wordbench.builders.minpairs.builder:MinPairsBuilder",

@@ -16,13 +16,13 @@ inflection: where the lexicon knows the un-noun's case and number, the positive 
 Ruhen is no variant: Ruhe has no plural).
 
 The default also checks the paper's condition, which the authors' lookup (``faithful``) does not: the un-word must be
-a negation. Where the Ding dictionary (the builders' offline bilingual dictionary) glosses the un-word, one of its
-English glosses must be a negated form of a gloss of the positive (unbedingt "unconditional" / bedingt
-"conditional"), a WordNet antonym of one (Unrecht "wrong" / Recht "right"), or an un-, in-, dis-, non-, not or
--less form of an English word in use ("unhampered", "needless"); Unfall "accident", Unart "bad habit", ungemein
-"tremendously" are none. Where it lacks the un-word, nothing is judged. An un-word that grades the adjective after
-it (unglaublich dumm, nicht unbedingt ideale) keeps no polarity reading, and an edit inside "( ... )" (a
-dictionary's optional material) is none either.
+a negation. Where the Ding dictionary (the builders' offline bilingual dictionary) glosses both the un-word and its
+positive, one of the un-word's English glosses must be a negated form of a gloss of the positive (unbedingt
+"unconditional" / bedingt "conditional"), a WordNet antonym of one (Unrecht "wrong" / Recht "right"), or an un-,
+in-, dis-, non-, not or -less form of an English word in use ("unhampered", "needless"); Unfall "accident", Unart
+"bad habit", ungemein "tremendously" are none. Where it lacks either word, nothing is judged. An un-word that grades
+the adjective after it (unglaublich dumm, nicht unbedingt ideale) keeps no polarity reading, and an edit inside
+"( ... )" (a dictionary's optional material) is none either.
 """
 
 from functools import lru_cache
@@ -117,13 +117,13 @@ def negates(un_glosses, base_glosses) -> bool:
 
 
 def polarity_changes(un_keys: tuple[str, ...], base_keys: tuple[str, ...]) -> bool:
-    """The paper's condition, judged through the bilingual dictionary: where it glosses the un-word, one of its
-    glosses must be a negation (Unfall 'accident' is none, so no Fall; unbedingt 'unconditional' is, of bedingt
-    'conditional'); where it lacks the un-word, nothing is judged."""
+    """The paper's condition, judged through the bilingual dictionary: where it glosses both the un-word and its
+    positive, one of the un-word's glosses must be a negation (Unfall 'accident' is none, so no Fall; unbedingt
+    'unconditional' is, of bedingt 'conditional'); where it lacks either, nothing is judged."""
     glosses = ding_glosses()
     un = set().union(*(glosses.get(k, ()) for k in un_keys if k))
     base = set().union(*(glosses.get(k, ()) for k in base_keys if k))
-    return not un or negates(un, base)
+    return not (un and base) or negates(un, base)
 
 
 def degree_modifier(words, i: int) -> bool:
