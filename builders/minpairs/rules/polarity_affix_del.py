@@ -63,8 +63,7 @@ def keeps_inflection(word: str, rest: str) -> bool:
     return not own or bool(own & {(case, number) for case, number, _ in noun_readings(rest)})
 
 
-_NEGATING = ("un", "un-", "in", "im", "il", "ir", "dis", "non", "non-", "not ")  # before one of the positive's glosses
-_PLAIN_NEGATING = _NEGATING
+_NEGATING = ("un", "un-", "in", "im", "il", "ir", "dis", "non", "non-", "not ")  # English negating prefixes
 
 
 @lru_cache(maxsize=None)
@@ -110,8 +109,8 @@ def negates(un_glosses, base_glosses) -> bool:
         return True
     for gloss in un_glosses:
         for form in _gloss_forms(gloss):
-            if form in negated or form.startswith("not ") or form.endswith("less") and _english(form[:-4]) \
-                    or any(form.startswith(p) and _english(form[len(p):]) for p in _PLAIN_NEGATING):
+            if form in negated or form.endswith("less") and _english(form[:-4]) \
+                    or any(form.startswith(p) and (p == "not " or _english(form[len(p):])) for p in _NEGATING):
                 return True
     return False
 
