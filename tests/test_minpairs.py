@@ -449,10 +449,10 @@ def test_rules_against_the_defects_found_in_the_authors_sets():
 @pytest.mark.parametrize("sentence, variants", [
     # un- + a word in use: adjectives, adverbs, participles and nouns, whatever letters follow un
     ("Das Angebot wirkt unseriös.", ["Das Angebot wirkt seriös."]),
-    ("Diese Methode ist unzeitgemäß.", ["Diese Methode ist zeitgemäß."]),
+    ("Diese Methode ist unpraktisch.", ["Diese Methode ist praktisch."]),
     ("Es ist unratsam, das zu tun.", ["Es ist ratsam, das zu tun."]),
     ("Das ist ungut.", ["Das ist gut."]),  # a three-letter stem
-    ("Die Unschuld des Mannes ist bewiesen.", ["Die Schuld des Mannes ist bewiesen."]),  # a noun keeps its capital
+    ("Die Unordnung im Zimmer ist groß.", ["Die Ordnung im Zimmer ist groß."]),  # a noun keeps its capital
     ("Unklar ist, ob er kommt.", ["Klar ist, ob er kommt."]),
     # a noun's positive keeps its case and number: Ruhe has no plural, so the plural Unruhen has no positive
     ("Nach der Wahl gab es Unruhen in der Stadt.", []),
@@ -472,6 +472,47 @@ def test_rules_against_the_defects_found_in_the_authors_sets():
 ])
 def test_affix_deletion_generalises(sentence, variants):
     assert _offline("polarity_affix_del", sentence) == variants
+
+
+@pytest.mark.parametrize("sentence, authors", [
+    # un- that negates nothing (pejorative, historical): the dictionary glosses Unfall "accident", no negation
+    ("Der Unfall hat den Verkehr behindert.", "Der Fall hat den Verkehr behindert."),
+    ("Das Unkraut wächst schnell.", "Das Kraut wächst schnell."),
+    # a lexicalised un-word that is no "not X": ungemein "tremendously"
+    ("Das freut mich ungemein.", "Das freut mich gemein."),
+    # a degree modifier of the adjective or adverb after it: no polarity reading survives
+    ("Das ist unglaublich dumm.", "Das ist glaublich dumm."),
+    ("Hohe Gewinne bedeuten nicht unbedingt hohe Qualität.", "Hohe Gewinne bedeuten nicht bedingt hohe Qualität."),
+    # inside a dictionary's "( ... )", which marks optional material
+    ("Wir lassen das Projekt (unerledigt) liegen.", "Wir lassen das Projekt (erledigt) liegen."),
+])
+def test_affix_deletion_keeps_the_papers_polarity_condition(sentence, authors):
+    """Section 3.1 deletes un- "in cases where this changes the polarity of the word"; --faithful is the authors'
+    lookup alone, which makes these variants."""
+    assert _offline("polarity_affix_del", sentence) == []
+    assert _offline("polarity_affix_del", sentence, faithful=True) == [authors]
+
+
+def test_affix_deletion_polarity_by_the_bilingual_dictionary():
+    from wordbench.builders.minpairs.rules.polarity_affix_del import negates, polarity_changes
+
+    assert negates({"unconditional"}, {"conditional"}) and negates({"disorder"}, {"order"})  # a negated gloss of the base
+    assert negates({"unconditionally"}, {"conditional"}) and negates({"not possibly"}, set())  # adverb; "not ..."
+    assert negates({"needless"}, set()) and negates({"unhampered"}, set())  # -less, un- on an English word
+    assert not negates({"accident", "crash"}, {"case", "fall"}) and not negates({"union", "until"}, set())
+    assert polarity_changes(("unbedingt",), ("bedingt",)) and not polarity_changes(("Unfall",), ("Fall",))
+    assert polarity_changes(("Unschuld",), ("Schuld",))  # WordNet: innocence is the antonym of guilt
+    assert polarity_changes(("Unxyzwort",), ("Xyzwort",))  # the dictionary lacks the un-word: nothing judged
+    assert polarity_changes(("Unfall",), ("Xyzwort",))  # or the positive
+    # a negating un-word still varies, predicative or attributive, not as a degree modifier
+    assert _offline("polarity_affix_del", "Er ist für diese Arbeit ungeeignet.") == ["Er ist für diese Arbeit geeignet."]
+    assert _offline("polarity_affix_del", "Das ist unmöglich.") == ["Das ist möglich."]
+    # the dictionaries the condition reads are in the build's provenance, unless faithful or the rule is not built
+    from wordbench.builders.minpairs.builder import MinPairsBuilder
+
+    kinds = lambda overrides: {s.kind for s in MinPairsBuilder().sources(_config(overrides))}  # noqa: E731
+    assert "glosses" in kinds({}) and "glosses" in kinds({"phenomena": "polarity_affix_del"})
+    assert "glosses" not in kinds({"faithful": "true"}) | kinds({"phenomena": "np_agreement"})
 
 
 def test_affix_deletion_every_position_varies_long_stems_and_anchors_the_lemma():

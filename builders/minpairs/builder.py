@@ -34,6 +34,7 @@ from ..sources.parallel import TRANS_DE_EN, Pair, load_pairs, parallel_info, par
 from .edits import Edit
 from .formats import read_distillingeval, read_lingeval97, write_distillingeval, write_lingeval97
 from .rules import PHENOMENA, RULES
+from .rules.polarity_affix_del import polarity_sources
 
 REFERENCE_TYPES = ("human", "mt")
 EDIT = {"start": datasets.Value("int32"), "end": datasets.Value("int32"), "before": datasets.Value("string"), "after": datasets.Value("string")}
@@ -204,6 +205,8 @@ class MinPairsBuilder(Builder):
             return [SourceInfo("import", f"published pairs {path.name}", f"file-sha256-{file_sha8(path)}")]
         _, refs = self._check(config)
         out = [parallel_info(config.parallel), self.analyzer(config.analyzer).info]
+        if not config.faithful and (config.phenomena == "all" or "polarity_affix_del" in config.phenomena):
+            out += polarity_sources()  # the polarity condition's dictionaries
         if "mt" in refs:
             for system, share in zip(self._systems(config), self._shares(config)):
                 if config.mt_translations:
@@ -461,7 +464,10 @@ span, text before and after). Eight error types, one rule each:
 - **hypercorrect_genitive**: after entgegen, entsprechend, gegenüber, gemäß, nahe, nebst, samt, mitsamt
   or seit, the dative noun phrase turned into the genitive (determiner, strong adjective endings, noun).
 - **polarity_affix_del**: the prefix un- deleted from an adjective, adverb, participle or noun when the rest, a stem
-  of at most nine letters as in the authors' sets (`variants=all`: any length), is a German word in use.
+  of at most nine letters as in the authors' sets (`variants=all`: any length), is a German word in use, and (not
+  with `faithful`) the word is a negation: where the Ding dictionary glosses it and its positive, a gloss is a
+  negated English word or an antonym of the positive's gloss (no Unfall -> Fall); not as a degree modifier
+  (unglaublich dumm) or inside parentheses.
 - **polarity_particle_kein_del**: kein* -> ein*; **polarity_particle_nicht_del**: "nicht" deleted.
 - **clause_omission**: one segment of a reference that the sentence splitter (also at ; and :) divides.
 - **np_agreement**: a determiner replaced by a form of its paradigm that agrees with none of the noun's
@@ -511,8 +517,11 @@ BENCHMARK = Benchmark(
         "their human sets are not published in a readable form, so the machine sets cannot be checked against them "
         "(section 3.3). `variants=one` makes one seeded variant per sentence, the nearer choice where the number of "
         "pairs per sentence matters.\n"
-        "- polarity_affix_del judges no meaning beyond the lookup of the positive form, as the authors' sets (unlängst "
-        "-> längst, unheimlich -> heimlich); it also varies Unfall -> Fall, which their sets leave out.\n"
+        "- polarity_affix_del judges polarity through the Ding dictionary's English glosses and WordNet antonyms: a "
+        "negation English marks by no affix and WordNet by no antonym is dropped (uneins 'divided', unzeitgemäß "
+        "'outdated'), a sense the dictionary does not separate is kept (evaluative unmöglich, unbedingt as 'absolutely'), and where it "
+        "lacks the un-word or its positive the lookup alone decides; `faithful` is the authors' lookup alone "
+        "(unlängst -> längst, Unfall -> Fall).\n"
         "- `import=FOLDER` builds the authors' published pairs as they are (no rule runs)."),
     summary="English-German contrastive minimal pairs from human and machine references: accuracy and distributional discrepancy",
     builder_path="wordbench.builders.minpairs.builder:MinPairsBuilder",

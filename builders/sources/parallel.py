@@ -19,7 +19,7 @@ from .readers import load_hf_dataset, numbered_lines, split_fields
 
 TRANS_DE_EN = "trans-de-en"
 TRANS_FILE = Path("/usr/share/trans/de-en")
-_ANNOTATION = re.compile(r"\s*(\{[^}]*\}|\[[^\]]*\]|<[^>]*>|/[A-Z][A-Za-z.]*/)")
+ANNOTATION = re.compile(r"\s*(\{[^}]*\}|\[[^\]]*\]|<[^>]*>|/[A-Z][A-Za-z.]*/)")
 _ALTERNATIVE = re.compile(r"(?<=[.!?])\s*;\s+")
 _PLACEHOLDER = re.compile(r"\b(etw|jdm|jdn|jds|jd|sth|sb|sb's)\.|…|\.\.\.|\bo\.ä\.|/")
 
@@ -77,7 +77,7 @@ def aligned_pairs(src: Path, tgt: Path) -> list[Pair]:
 
 
 def _clean(text: str) -> str:
-    text = _ANNOTATION.sub("", text)
+    text = ANNOTATION.sub("", text)
     return _ALTERNATIVE.split(text)[0].strip()
 
 

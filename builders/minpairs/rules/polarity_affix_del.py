@@ -14,11 +14,24 @@ position) varies longer stems too (uninteressant -> interessant). The variant's 
 (a participle's own form), so "unpopulären" is validated by a human "unpopulär". A noun's positive keeps its
 inflection: where the lexicon knows the un-noun's case and number, the positive must have them too (Unruhen ->
 Ruhen is no variant: Ruhe has no plural).
+
+The default also checks the paper's condition, which the authors' lookup (``faithful``) does not: the un-word must be
+a negation. Where the Ding dictionary (the builders' offline bilingual dictionary) glosses both the un-word and its
+positive, one of the un-word's English glosses must be a negated form of a gloss of the positive (unbedingt
+"unconditional" / bedingt "conditional"), a WordNet antonym of one (Unrecht "wrong" / Recht "right"), or an un-,
+in-, dis-, non-, not or -less form of an English word in use ("unhampered", "needless"); Unfall "accident", Unart
+"bad habit", ungemein "tremendously" are none. Where it lacks either word, nothing is judged. An un-word that grades
+the adjective after it (unglaublich dumm, nicht unbedingt ideale) keeps no polarity reading, and an edit inside
+"( ... )" (a dictionary's optional material) is none either.
 """
 
 from functools import lru_cache
 
+from wordbench.errors import SourceError
+from ...sources.base import SourceInfo
 from ...sources.german import noun_readings
+from ...sources.glosses import ding_glosses, glosses_info
+from ...sources.wordnet import load_wordnet
 from ..edits import Edit, Rule, replace
 from ..morph import is_word
 
@@ -50,6 +63,82 @@ def keeps_inflection(word: str, rest: str) -> bool:
     return not own or bool(own & {(case, number) for case, number, _ in noun_readings(rest)})
 
 
+_NEGATING = ("un", "un-", "in", "im", "il", "ir", "dis", "non", "non-", "not ")  # English negating prefixes
+
+
+@lru_cache(maxsize=None)
+def _english(word: str) -> bool:
+    """An English word in use (wordfreq); four letters at least, so the un- of union, until, uncle is no prefix."""
+    import wordfreq
+
+    return len(word) >= 4 and wordfreq.zipf_frequency(word, "en") >= 2.5
+
+
+def _gloss_forms(gloss: str) -> set[str]:
+    """A gloss's words and, for an adverb, its adjective (unconditionally: unconditional), so parts of speech meet."""
+    words = gloss.removeprefix("to ").split()
+    return set(words) | {w[:-2] for w in words if w.endswith("ly") and len(w) > 5} | {" ".join(words)}
+
+
+@lru_cache(maxsize=None)
+def _antonyms(gloss: str) -> frozenset[str]:
+    """WordNet's antonyms of an English gloss (wrong: right; innocence: guilt); none without WordNet."""
+    try:
+        wn = load_wordnet()[0]
+    except SourceError:
+        return frozenset()
+    return frozenset(a.name().replace("_", " ") for s in wn.synsets(gloss.replace(" ", "_")) for lemma in s.lemmas()
+                     for a in lemma.antonyms())
+
+
+def polarity_sources() -> list[SourceInfo]:
+    """The resources the polarity condition reads, for the build's provenance."""
+    try:
+        wordnet = [load_wordnet()[1]]
+    except SourceError:
+        wordnet = []
+    return [glosses_info()] + wordnet
+
+
+def negates(un_glosses, base_glosses) -> bool:
+    """One English gloss of the un-word is a negated form of a gloss of the positive (unconditional / conditional,
+    disorder / order, not possibly / possibly) or its WordNet antonym (wrong / right), or a negated form of an
+    English word (unhampered, needless, incomprehensible): the un-word is a negation in English too."""
+    negated = {n for g in base_glosses for b in _gloss_forms(g) for n in [p + b for p in _NEGATING] + [b + "less"]}
+    if any(_antonyms(g) & set(base_glosses) for g in un_glosses):
+        return True
+    for gloss in un_glosses:
+        for form in _gloss_forms(gloss):
+            if form in negated or form.endswith("less") and _english(form[:-4]) \
+                    or any(form.startswith(p) and (p == "not " or _english(form[len(p):])) for p in _NEGATING):
+                return True
+    return False
+
+
+def polarity_changes(un_keys: tuple[str, ...], base_keys: tuple[str, ...]) -> bool:
+    """The paper's condition, judged through the bilingual dictionary: where it glosses both the un-word and its
+    positive, one of the un-word's glosses must be a negation (Unfall 'accident' is none, so no Fall; unbedingt
+    'unconditional' is, of bedingt 'conditional'); where it lacks either, nothing is judged."""
+    glosses = ding_glosses()
+    un = set().union(*(glosses.get(k, ()) for k in un_keys if k))
+    base = set().union(*(glosses.get(k, ()) for k in base_keys if k))
+    return not (un and base) or negates(un, base)
+
+
+def degree_modifier(words, i: int) -> bool:
+    """The un-word modifies the degree of the adjective after it (unglaublich dumm, nicht unbedingt ideale): no
+    polarity is read. An adjective before an attributive one (unnatürlich hohes) stays, as its own attribute may."""
+    w, nxt = words[i], words[i + 1] if i + 1 < len(words) else None
+    return nxt is not None and nxt.start == w.end + 1 and (nxt.xpos == "ADJD" and w.xpos in ("ADJD", "ADV")
+                                                           or nxt.xpos == "ADJA" and w.xpos == "ADV")
+
+
+def in_parentheses(text: str, start: int) -> bool:
+    """Inside "( ... )", which a dictionary's example marks as optional material."""
+    before = text[:start]
+    return before.count("(") > before.count(")")
+
+
 def _cased(word: str, capital: bool) -> str:
     return word[:1].upper() + word[1:] if capital else word.lower()
 
@@ -62,7 +151,7 @@ class PolarityAffixDel(Rule):
 
     def candidates(self, analysis) -> list[Edit]:
         out = []
-        for w in analysis.words:
+        for i, w in enumerate(analysis.words):
             rest = w.text[len(PREFIX):]
             adjectival = w.upos in ("ADJ", "ADV", "NOUN") or w.xpos == "VVPP"  # a participle: unausgewogen, ungeklärt
             too_long = len(rest) > MAX_STEM and not self.every_position
@@ -75,7 +164,13 @@ class PolarityAffixDel(Rule):
             rest = _cased(rest, capital)
             if w.upos == "NOUN" and not keeps_inflection(w.text, rest):
                 continue
-            if positive_exists(rest, _cased(lemma_rest, w.upos == "NOUN") if lemma_rest else ""):
-                # the lemma where it is the un-word's own (a participle's lemma is its verb: the participle itself)
-                out.append(replace(w, rest, ((lemma if lemma_rest and w.xpos != "VVPP" else w.text).lower(),)))
+            lemma_rest = _cased(lemma_rest, w.upos == "NOUN") if lemma_rest else ""
+            if not positive_exists(rest, lemma_rest):
+                continue
+            noun = w.upos == "NOUN"
+            if not self.faithful and (not polarity_changes((lemma, _cased(w.text, noun)), (_cased(rest, noun), lemma_rest))
+                                      or degree_modifier(analysis.words, i) or in_parentheses(analysis.text, w.start)):
+                continue  # the paper's condition, which the authors' sets (--faithful) do not check
+            # the lemma where it is the un-word's own (a participle's lemma is its verb: the participle itself)
+            out.append(replace(w, rest, ((lemma if lemma_rest and w.xpos != "VVPP" else w.text).lower(),)))
         return out
