@@ -208,18 +208,20 @@ def test_a_row_longer_than_the_positions_is_refused_before_the_weights_load(tiny
     assert not list((tmp_path / "runs").rglob("records.jsonl"))
 
 
-def test_a_distillingeval_line_with_a_second_field_is_named(tmp_path):
-    """A TSV of source and reference given for the one-column src.en would import with the reference inside the
-    source; it is refused naming the file and the line."""
-    from wordbench.builders.minpairs.formats import read_distillingeval
+def test_a_distillingeval_line_keeps_a_tab_as_part_of_its_sentence(tmp_path):
+    """A column file holds one sentence per line as published: a tab inside (WMT text holds some) stays in the sentence
+    and the folder round-trips, and CRLF endings are no part of it."""
+    from wordbench.builders.minpairs.formats import read_distillingeval, write_distillingeval
 
     folder = tmp_path / "clause_omission.human"
     folder.mkdir()
-    (folder / "src.en").write_text("The dog sleeps .\nThe cat runs .\tDie Katze rennt .\n")
+    (folder / "src.en").write_text("The dog sleeps .\nThe cat\truns .\n")
     (folder / "tgt.correct.de").write_text("Der Hund schläft .\nDie Katze rennt .\n")
     (folder / "tgt.incorrect.de").write_text("Der Hund .\nDie Katze .\n")
-    with pytest.raises(DataFormatError, match=r"src.en:2: expected sentence \(1 tab-separated field\), got 2"):
-        read_distillingeval(folder)
+    rows = read_distillingeval(folder)
+    assert [r["source"] for r in rows] == ["The dog sleeps .", "The cat\truns ."]
+    write_distillingeval(rows, tmp_path / "out")
+    assert (tmp_path / "out" / "clause_omission.human" / "src.en").read_bytes() == (folder / "src.en").read_bytes()
     (folder / "src.en").write_text("The dog sleeps .\r\nThe cat runs .\r\n")  # CRLF endings are no field
     assert [r["source"] for r in read_distillingeval(folder)] == ["The dog sleeps .", "The cat runs ."]
 

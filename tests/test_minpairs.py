@@ -414,9 +414,9 @@ def _analyzer():
     return OfflineAnalyzer()
 
 
-def _offline(rule, text, faithful=False, every_position=False):
+def _offline(rule, text, faithful=False, every_position=False, strict=False):
     (a,) = _analyzer().analyze([text])
-    return [e.apply(text) for e in RULES[rule](faithful=faithful, every_position=every_position).candidates(a)]
+    return [e.apply(text) for e in RULES[rule](faithful=faithful, every_position=every_position, strict=strict).candidates(a)]
 
 
 def test_offline_rules_on_real_sentences_after_fixes():
@@ -483,14 +483,22 @@ def test_affix_deletion_generalises(sentence, variants):
     # a degree modifier of the adjective or adverb after it: no polarity reading survives
     ("Das ist unglaublich dumm.", "Das ist glaublich dumm."),
     ("Hohe Gewinne bedeuten nicht unbedingt hohe Qualität.", "Hohe Gewinne bedeuten nicht bedingt hohe Qualität."),
-    # inside a dictionary's "( ... )", which marks optional material
-    ("Wir lassen das Projekt (unerledigt) liegen.", "Wir lassen das Projekt (erledigt) liegen."),
+    # a positive much rarer than its un-word lives on only in it: glaublich, beirrt
+    ("Das ist unglaublich.", "Das ist glaublich."),
+    ("Er arbeitete unbeirrt weiter.", "Er arbeitete beirrt weiter."),
 ])
 def test_affix_deletion_keeps_the_papers_polarity_condition(sentence, authors):
-    """Section 3.1 deletes un- "in cases where this changes the polarity of the word"; --faithful is the authors'
-    lookup alone, which makes these variants."""
-    assert _offline("polarity_affix_del", sentence) == []
-    assert _offline("polarity_affix_del", sentence, faithful=True) == [authors]
+    """Section 3.1 deletes un- "in cases where this changes the polarity of the word": affix_polarity=dictionary
+    (``strict``) checks it; the default is the authors' lookup, as their sets show it, which makes these variants."""
+    assert _offline("polarity_affix_del", sentence, strict=True) == []
+    assert _offline("polarity_affix_del", sentence) == _offline("polarity_affix_del", sentence, faithful=True) == [authors]
+
+
+def test_affix_deletion_makes_no_edit_inside_a_dictionarys_parentheses():
+    """( ... ) marks a dictionary's optional material, no sentence; --faithful edits there too."""
+    assert _offline("polarity_affix_del", "Wir lassen das Projekt (unerledigt) liegen.") == []
+    assert _offline("polarity_affix_del", "Wir lassen das Projekt (unerledigt) liegen.", faithful=True) == [
+        "Wir lassen das Projekt (erledigt) liegen."]
 
 
 def test_affix_deletion_polarity_by_the_bilingual_dictionary():
@@ -505,14 +513,15 @@ def test_affix_deletion_polarity_by_the_bilingual_dictionary():
     assert polarity_changes(("Unxyzwort",), ("Xyzwort",))  # the dictionary lacks the un-word: nothing judged
     assert polarity_changes(("Unfall",), ("Xyzwort",))  # or the positive
     # a negating un-word still varies, predicative or attributive, not as a degree modifier
-    assert _offline("polarity_affix_del", "Er ist für diese Arbeit ungeeignet.") == ["Er ist für diese Arbeit geeignet."]
-    assert _offline("polarity_affix_del", "Das ist unmöglich.") == ["Das ist möglich."]
+    assert _offline("polarity_affix_del", "Er ist für diese Arbeit ungeeignet.", strict=True) == ["Er ist für diese Arbeit geeignet."]
+    assert _offline("polarity_affix_del", "Das ist unmöglich.", strict=True) == ["Das ist möglich."]
     # the dictionaries the condition reads are in the build's provenance, unless faithful or the rule is not built
     from wordbench.builders.minpairs.builder import MinPairsBuilder
 
     kinds = lambda overrides: {s.kind for s in MinPairsBuilder().sources(_config(overrides))}  # noqa: E731
-    assert "glosses" in kinds({}) and "glosses" in kinds({"phenomena": "polarity_affix_del"})
-    assert "glosses" not in kinds({"faithful": "true"}) | kinds({"phenomena": "np_agreement"})
+    strict = {"affix_polarity": "dictionary"}
+    assert "glosses" in kinds(strict) and "glosses" in kinds({**strict, "phenomena": "polarity_affix_del"})
+    assert "glosses" not in kinds({}) | kinds({**strict, "phenomena": "np_agreement"})
 
 
 def test_affix_deletion_every_position_varies_long_stems_and_anchors_the_lemma():

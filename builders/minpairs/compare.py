@@ -39,7 +39,7 @@ class SetComparison:
     extras: list[tuple[str, str]]  # (correct, our variant) they do not have
 
 
-def compare_sets(folder, analyzer_name: str = "offline", faithful: bool = False) -> list[SetComparison]:
+def compare_sets(folder, analyzer_name: str = "offline", faithful: bool = False, strict: bool = False) -> list[SetComparison]:
     from ..sources.german import load_analyzer
 
     analyzer = load_analyzer(analyzer_name)
@@ -62,7 +62,7 @@ def compare_sets(folder, analyzer_name: str = "offline", faithful: bool = False)
     for (phenomenon, ref), sentences in sorted(by_set.items()):
         if phenomenon not in RULES:
             continue
-        rule = RULES[phenomenon](faithful=faithful)
+        rule = RULES[phenomenon](faithful=faithful, strict=strict)
         texts = list(sentences)
         analyses = analyzer.analyze(texts)
         fired = own = own_in = theirs_n = theirs_in = exact = checked = 0
@@ -106,11 +106,12 @@ def table(results: list[SetComparison]) -> str:
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--analyzer", default="offline", show_default=True, help="German analyzer: offline or stanza")
 @click.option("--faithful", is_flag=True, help="the rules' --faithful behaviour (the authors' code)")
+@click.option("--strict", is_flag=True, help="the rules' stricter reading of the paper (the builder's affix_polarity=dictionary)")
 @click.option("--show", default=0, show_default=True, help="print up to N misses and extras per set")
 @user_errors
-def main(folder, analyzer, faithful, show):
+def main(folder, analyzer, faithful, strict, show):
     """Compare the rules with the DistilLingEval sets in FOLDER."""
-    results = compare_sets(folder, analyzer, faithful)
+    results = compare_sets(folder, analyzer, faithful, strict)
     click.echo(table(results))
     for r in results:
         for kind, items in (("miss", r.misses), ("extra", r.extras)):

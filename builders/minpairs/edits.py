@@ -44,9 +44,10 @@ class Rule:
     name: ClassVar[str]
     description: ClassVar[str]
 
-    def __init__(self, faithful: bool = False, every_position: bool = False):
+    def __init__(self, faithful: bool = False, every_position: bool = False, strict: bool = False):
         self.faithful = faithful  # the authors' behaviour where it differs (--faithful)
         self.every_position = every_position  # beyond the positions the authors edit (np_agreement: every determiner)
+        self.strict = strict  # the paper's stated condition checked beyond what the authors' sets show (affix_polarity)
 
     def candidates(self, analysis: Analysis) -> list[Edit]:
         raise NotImplementedError

@@ -15,14 +15,18 @@ position) varies longer stems too (uninteressant -> interessant). The variant's 
 inflection: where the lexicon knows the un-noun's case and number, the positive must have them too (Unruhen ->
 Ruhen is no variant: Ruhe has no plural).
 
-The default also checks the paper's condition, which the authors' lookup (``faithful``) does not: the un-word must be
-a negation. Where the Ding dictionary (the builders' offline bilingual dictionary) glosses both the un-word and its
-positive, one of the un-word's English glosses must be a negated form of a gloss of the positive (unbedingt
-"unconditional" / bedingt "conditional"), a WordNet antonym of one (Unrecht "wrong" / Recht "right"), or an un-,
-in-, dis-, non-, not or -less form of an English word in use ("unhampered", "needless"); Unfall "accident", Unart
-"bad habit", ungemein "tremendously" are none. Where it lacks either word, nothing is judged. An un-word that grades
-the adjective after it (unglaublich dumm, nicht unbedingt ideale) keeps no polarity reading, and an edit inside
-"( ... )" (a dictionary's optional material) is none either.
+By default the rule is that lookup, as the authors' sets show it (they hold unmittelbar -> mittelbar, unlängst ->
+längst, unheimlich -> heimlich), and no edit is made inside "( ... )" (a dictionary's optional material, no sentence;
+``faithful`` makes it there too). ``affix_polarity=dictionary`` (``strict``) also checks the paper's condition beyond
+what their sets show, that the un-word is a negation. Where the Ding dictionary (the builders' offline bilingual
+dictionary) glosses both the un-word and its positive, one of the un-word's English glosses must be a negated form of
+a gloss of the positive (unbedingt "unconditional" / bedingt "conditional"), a WordNet antonym of one (Unrecht
+"wrong" / Recht "right"), or an un-, in-, dis-, non-, not or -less form of an English word in use ("unhampered",
+"needless"); Unfall "accident", Unart "bad habit", ungemein "tremendously" are none; where it lacks either word,
+nothing is judged. An un-word that grades the adjective after it (unglaublich dumm, nicht unbedingt ideale) keeps no
+polarity reading. Nor does one whose positive is much rarer than itself (``FREE_MARGIN``: under 1/30 as frequent in
+wordfreq's German list): such a positive lives on only in the un-word, whose meaning has become its own (unglaublich:
+glaublich, unbeirrt: beirrt, unversehrt: versehrt).
 """
 
 from functools import lru_cache
@@ -139,6 +143,22 @@ def in_parentheses(text: str, start: int) -> bool:
     return before.count("(") > before.count(")")
 
 
+FREE_MARGIN = 1.5  # in zipf (log10 per billion words): a positive at least 1/30 as frequent as its un-word
+
+
+def _zipf(words) -> float:
+    import wordfreq
+
+    return max((wordfreq.zipf_frequency(w, "de") for w in words if w), default=0.0)
+
+
+def free_positive(un_forms: tuple[str, ...], base_forms: tuple[str, ...]) -> bool:
+    """The positive is a word of its own, used at least a tenth as often as its un-word: one much rarer lives on only
+    in the un-word, whose meaning is then its own (unglaublich "amazing": glaublich; unbeirrt: beirrt; unmittelbar
+    "imminent": mittelbar; unverschämt "impertinent": verschämt "bashful")."""
+    return _zipf(base_forms) >= _zipf(un_forms) - FREE_MARGIN
+
+
 def _cased(word: str, capital: bool) -> str:
     return word[:1].upper() + word[1:] if capital else word.lower()
 
@@ -168,9 +188,11 @@ class PolarityAffixDel(Rule):
             if not positive_exists(rest, lemma_rest):
                 continue
             noun = w.upos == "NOUN"
-            if not self.faithful and (not polarity_changes((lemma, _cased(w.text, noun)), (_cased(rest, noun), lemma_rest))
-                                      or degree_modifier(analysis.words, i) or in_parentheses(analysis.text, w.start)):
-                continue  # the paper's condition, which the authors' sets (--faithful) do not check
+            if not self.faithful and in_parentheses(analysis.text, w.start):
+                continue  # a dictionary's optional material, no sentence
+            if self.strict and (not polarity_changes((lemma, _cased(w.text, noun)), (_cased(rest, noun), lemma_rest))
+                                or not free_positive((w.text, lemma), (rest, lemma_rest)) or degree_modifier(analysis.words, i)):
+                continue  # the paper's polarity condition, beyond what the authors' sets show (affix_polarity=dictionary)
             # the lemma where it is the un-word's own (a participle's lemma is its verb: the participle itself)
             out.append(replace(w, rest, ((lemma if lemma_rest and w.xpos != "VVPP" else w.text).lower(),)))
         return out
