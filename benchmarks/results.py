@@ -31,6 +31,22 @@ def slug(name: str) -> str:
     return re.sub(r"[^\w.-]+", "_", name.replace("/", "__")).strip("_") or "model"
 
 
+def md_cell(text) -> str:
+    """``text`` as one markdown table cell that renders as the same text: ``|``, brackets and backslashes escaped,
+    markup shown as text (``<img ...>`` is no element), one line. For every string a table shows that a user gave."""
+    text = str(text).replace("\\", "\\\\")
+    for char in "|[]":
+        text = text.replace(char, "\\" + char)
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", " ").replace("\n", " ")
+
+
+def for_tables(summaries: list[dict]) -> list[dict]:
+    """Copies of ``summaries`` whose model strings (name, version, family, dtype) are ``md_cell``-escaped, for the
+    scorers' report tables."""
+    return [{**s, "model": {k: md_cell(v) if isinstance(v, str) else v for k, v in s["model"].items()}}
+            if isinstance(s.get("model"), dict) else s for s in summaries]
+
+
 DUMPS = functools.partial(json.dumps, ensure_ascii=False)  # records keep their text as written
 
 

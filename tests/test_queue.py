@@ -63,7 +63,7 @@ def test_admission_refuses_each_bad_submission_with_one_line(models, tmp_path):
 
 
 def _request(n: int) -> Request:
-    return Request(id=f"r{n}", model=f"m{n}", revision="sha256-0", dtype="float32", family="causal", submitter="t",
+    return Request(id=f"r{n}", model=f"m{n}", revision=f"sha256-{n:08x}", dtype="float32", family="causal", submitter="t",
                    submitted=f"2026-01-0{n}T00:00:00+00:00", suite={"wnlampro": "1"}, profile="quick")
 
 
@@ -126,7 +126,7 @@ def test_hub_queue_claim_is_one_commit_on_the_parent_it_read(tmp_path):
     a, b = HubQueue("org/requests", api=hub), HubQueue("org/requests", api=hub)
     a.add(_request(1))
     # B reads the queue, then A claims: B's commit on that stale parent is refused, and B, reading again, finds nothing
-    head, requests, _ = b._snapshot()
+    head, requests, _, _ = b._snapshot()
     assert a.claim("A").id == "r1"
     with pytest.raises(Exception, match="412"):
         b.api.create_commit("org/requests", [], "stale", parent_commit=head)
