@@ -68,7 +68,7 @@ def hub_errors(what: str, token: str | None = None):
         raise hub_fault(what, exc, token) from None
 
 
-def retry(fn, tries: int = 5, first_s: float = 2.0, sleep=time.sleep):
+def retry(fn, tries: int = 5, first_s: float = 2.0, sleep=None):
     """``fn()``, tried again after a transient ``HubFault`` (waits of ``first_s``, doubling, at most a minute each;
     ``tries`` in all); a permanent fault, or the last transient one, is raised."""
     for attempt in range(tries):
@@ -79,5 +79,4 @@ def retry(fn, tries: int = 5, first_s: float = 2.0, sleep=time.sleep):
                 raise
             wait = min(60.0, first_s * 2**attempt)
             warn(f"{exc} (try {attempt + 1} of {tries}; again in {wait:.0f} s)")
-            sleep(wait)
-    raise AssertionError("unreachable")
+            (sleep or time.sleep)(wait)

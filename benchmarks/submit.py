@@ -43,16 +43,16 @@ def examine(model: str, settings: dict, dtype: str | None = None, revision: str 
     path = Path(model).expanduser()
     local = path.exists()
     allow_pickle = bool(settings["allow_pickle"])
+    if local:  # code of its own is looked for first: nothing of such a model (not even its tokenizer) is loaded
+        refuse_code(model, own_code(model, [p.name for p in path.iterdir()] if path.is_dir() else [],
+                                    lambda name: (path / name).read_text("utf-8")))
     plan = plan_model(str(path.resolve()) if local else model, device="cpu", dtype=dtype, revision=revision,
                       allow_pickle=allow_pickle)  # resolves, reads config and tokenizer, detects the family
     if local:
         pinned, params = local_model_version(path), local_parameters(path, allow_pickle)
-        code = own_code(model, [p.name for p in path.iterdir()] if path.is_dir() else [], lambda name: (path / name).read_text("utf-8"))
-    else:
+    else:  # a Hub model's files are listed at the commit it is pinned to
         pinned, params, names = hub_pin(model, revision, allow_pickle, token)
-        code = own_code(model, names, lambda name: _hub_text(model, name, pinned, token))
-    if code or getattr(plan.config, "auto_map", None):
-        raise ModelError(f"{model} ships code of its own ({code or 'auto_map in config.json'}): submissions run no remote code")
+        refuse_code(model, own_code(model, names, lambda name: _hub_text(model, name, pinned, token)))
     if params is not None and params > int(settings["max_params"]):
         raise ModelError(f"{model} has {params:,} parameters; this queue takes at most {int(settings['max_params']):,}")
     suite = {name: get(name).version for name in parse_names(settings["suite"])}
@@ -116,6 +116,11 @@ def own_code(model: str, names: list[str], read) -> str | None:
         if unknown or any(c is not None and not isinstance(c, str) for c in classes):
             return f"class {unknown[0] if unknown else classes} in {name}, which transformers does not define"
     return None
+
+
+def refuse_code(model: str, code: str | None) -> None:
+    if code:
+        raise ModelError(f"{model} ships code of its own ({code}): submissions run no remote code")
 
 
 def _hub_text(model: str, name: str, revision: str, token: str | None) -> str:

@@ -86,7 +86,7 @@ def publish_locked(runs: list, results: str | Path, token: str | None = None) ->
 
 
 def process(queue: Queue, request: Request, worker: str, results: Path, runs: Path, device: str = "auto",
-            publish_results=None, progress: bool = False, sleep=time.sleep) -> Request:
+            publish_results=None, progress: bool = False, sleep=None) -> Request:
     """Check one claimed request again (as admission does), score it and publish it; returns the request as finished
     (FINISHED or FAILED with its one line). A transient fault of the Hub is tried again (bounded) before it fails."""
     from wordbench.scorers.models import plan_model
@@ -122,12 +122,13 @@ def held_elsewhere(queue: Queue, worker: str) -> list[Request]:
 
 
 def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: bool = False, poll_s: float = 10.0,
-        worker: str | None = None, progress: bool = False, stop_when_empty: bool = False, sleep=time.sleep) -> WorkerStats:
+        worker: str | None = None, progress: bool = False, stop_when_empty: bool = False, sleep=None) -> WorkerStats:
     """Claim and process requests until the queue is empty (``once``: one request; ``stop_when_empty``: every request
     there is, then return, after waiting for those other workers hold, whose lease may run out) or forever, polling
     every ``poll_s`` seconds. A transient fault of the Hub is tried again with a backoff; a permanent one is raised."""
     from wordbench.files import check_writable
 
+    wait = sleep or time.sleep
     check_results(results)
     if Path(runs).exists() and not Path(runs).is_dir():
         raise ConfigError(f"--runs {runs} is not a folder: give the root of the run folders")
@@ -150,9 +151,9 @@ def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: boo
                         warn(f"waiting for request {r.id}, held by {r.worker} until its lease runs out "
                              f"(in {max(0.0, r.lease_until - time.time()):.0f} s unless renewed)")
                         waiting.add(r.id)
-                sleep(min(poll_s, max(0.1, min(r.lease_until for r in others) - time.time() + 0.1)))
+                wait(min(poll_s, max(0.1, min(r.lease_until for r in others) - time.time() + 0.1)))
                 continue
-            sleep(poll_s)
+            wait(poll_s)
             continue
         try:
             done = process(queue, request, worker, results, runs, device, progress=progress, sleep=sleep)
