@@ -65,6 +65,24 @@ def list_cmd(name):
     click.echo("\n`wordbench list NAME` (or `wordbench options NAME`) lists a benchmark's config keys and scoring options.")
 
 
+@cli.command("check")
+@click.argument("name", required=False)
+@user_errors
+def check_cmd(name):
+    """Check a benchmark's declaration (default: every benchmark) against the rules every benchmark follows:
+    matching names, declared and valid options with help, a 'default' schema with an 'id' column, help per column,
+    profiles the scorer takes, the documentation page's placeholders (docs/adding-a-benchmark.md)."""
+    from .contract import problems
+    from .registry import REGISTRY, get
+
+    found = [line for bench in ([get(name)] if name else REGISTRY.values()) for line in problems(bench)]
+    for line in found:
+        click.echo(line)
+    if found:
+        raise click.ClickException(f"{len(found)} problem(s) in the declaration(s)")
+    click.echo(f"{name or ', '.join(REGISTRY)}: the declaration(s) follow every rule")
+
+
 @cli.command("options")
 @click.argument("name")
 @user_errors

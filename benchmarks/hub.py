@@ -204,6 +204,8 @@ def build(name: str, overrides=(), out: Path | None = None, force: bool = False,
     ``faithful`` selects every behaviour of the paper and the authors' code (the ``--faithful`` switch);
     ``device``/``dtype`` are the translate stage's (minpairs with ``mt_model``)."""
     bench = get(name)
+    if bench.needs_data and not overrides:
+        raise ConfigError(f"{name} has no default data: {bench.needs_data}")
     builder = bench.builder()
     config = parse(builder.Config, overrides, source="--set", fixed={"faithful": True} if faithful else None)
     if out is not None:

@@ -22,7 +22,7 @@ from typing import Literal
 
 from wordbench.errors import ConfigError, DataFormatError, warn
 from wordbench.files import write_output
-from wordbench.spec import Spec, as_dict, check_range, convert, opt, parse
+from wordbench.spec import check_range, convert, opt
 
 from .hubfaults import hub_errors
 from .suite import parse_names
@@ -51,8 +51,63 @@ def _iso_problem(text: str) -> str | None:
     return None
 
 
+def _data_problem(data: dict) -> str | None:
+    for name in data:
+        try:
+            get(name)
+        except ConfigError as exc:
+            return str(exc)
+    return next((f"'{name}' names no data" for name, spec in data.items() if not spec.strip()), None)
+
+
+def _typed(obj) -> None:
+    """Type every field of the dataclass ``obj`` by its declaration (``wordbench.spec``'s conversion and range; a
+    ``dict`` field: text keys, values of its declared type), then check it as a whole (``validate``)."""
+    hints = typing.get_type_hints(type(obj))
+    for f in fields(obj):
+        value = getattr(obj, f.name)
+        if hints[f.name] is dict:
+            value = _typed_mapping(f.name, value, f.metadata["values"])
+        else:
+            value = convert(f.name, value, hints[f.name], f.metadata)
+        check_range(f.name, value, f.metadata)
+        object.__setattr__(obj, f.name, value)
+    obj.validate()
+
+
+def _typed_mapping(key: str, value, kind: type) -> dict:
+    if not isinstance(value, dict):
+        raise ConfigError(f"'{key}' expects an object of name: {kind.__name__}, got {value!r}")
+    return {str(k): convert(f"{key}.{k}", v, kind) for k, v in value.items()}
+
+
+def _mapping(help: str, values: type, required: bool = False, check=None):
+    """A declared ``dict`` field: text keys, values of type ``values``."""
+    meta = {"help": help, "values": values, "check": check}
+    return field(metadata=meta) if required else field(default_factory=dict, metadata=meta)
+
+
+def load_declared(cls, raw, where: str, what: str):
+    """An instance of the declared dataclass ``cls`` from a file's parsed JSON ``raw``: an object with no unknown key
+    and every required one, each value typed; a problem is one line naming the file ``where`` and the key."""
+    if not isinstance(raw, dict):
+        raise DataFormatError(f"{where}: {what} is a JSON object, this is a {type(raw).__name__}")
+    declared = [f.name for f in fields(cls)]
+    unknown = sorted(set(raw) - set(declared))
+    if unknown:
+        raise DataFormatError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; {what} has {', '.join(declared)}")
+    missing = [f.name for f in fields(cls) if f.name not in raw and f.default is dataclasses.MISSING
+               and f.default_factory is dataclasses.MISSING]
+    if missing:
+        raise DataFormatError(f"{where}: key(s) {', '.join(map(repr, missing))} missing")
+    try:
+        return cls(**raw)
+    except ConfigError as exc:
+        raise DataFormatError(f"{where}: {exc}") from None
+
+
 @dataclass(frozen=True)
-class QueueSettings(Spec):
+class QueueSettings:
     """A queue's ``queue.json``: every key optional, typed and bounded as the benchmarks' options are."""
 
     max_params: int = opt(20_000_000_000, "parameters a submitted model may have", ge=1)
@@ -61,31 +116,30 @@ class QueueSettings(Spec):
     profile: str = opt("full", "the submission profile every request is scored with (quick: a CPU's)", nonempty=True)
     suite: str = opt("all", "the benchmarks of the suite: all, or NAME,NAME", nonempty=True, check=_suite_problem)
     dtype: Literal["float32", "bfloat16", "float16"] = opt("float32", "what a submission computes in unless it asks otherwise")
+    data: dict = _mapping("benchmark -> its data (folder, file or HUB_ID@REVISION) for one with no default data, or in its "
+                          "place", str, check=_data_problem)
+
+    def __post_init__(self):
+        _typed(self)
 
     def validate(self) -> None:
         for name in parse_names(self.suite):  # a profile every benchmark of the suite declares
             get(name).profile(self.profile)
 
 
-DEFAULT_SETTINGS = as_dict(QueueSettings())
+DEFAULT_SETTINGS = asdict(QueueSettings())
 
 
 def read_settings(text: str | None, where: str) -> dict:
     """The settings file's text (None: no file) through the declared ``QueueSettings``; a problem is one line naming
     the file and the key."""
     if text is None:
-        return dict(DEFAULT_SETTINGS)
+        return asdict(QueueSettings())
     try:
         given = json.loads(text)
     except ValueError as exc:
         raise DataFormatError(f"{where}: not JSON ({exc})") from None
-    if not isinstance(given, dict):
-        raise DataFormatError(f"{where}: a JSON object of settings expected, got {type(given).__name__}; known keys: "
-                              f"{', '.join(DEFAULT_SETTINGS)}")
-    try:
-        return as_dict(parse(QueueSettings, given, source=SETTINGS_FILE))
-    except ConfigError as exc:
-        raise DataFormatError(f"{where}: {exc}") from None
+    return asdict(load_declared(QueueSettings, given, where, "a queue's settings file"))
 
 
 class LeaseLost(ConfigError):
@@ -94,12 +148,6 @@ class LeaseLost(ConfigError):
 
 def _field(help: str, default=dataclasses.MISSING, **bounds):
     return opt(default, help, **bounds)
-
-
-def _mapping(help: str, values: type, required: bool = False):
-    """A declared ``dict`` field: str keys, values of type ``values``."""
-    meta = {"help": help, "values": values}
-    return field(metadata=meta) if required else field(default_factory=dict, metadata=meta)
 
 
 @dataclass
@@ -126,15 +174,9 @@ class Request:
     seconds: dict = _mapping("benchmark -> wall time of the worker that finished it", float)
 
     def __post_init__(self):
-        hints = typing.get_type_hints(type(self))
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if hints[f.name] is dict:
-                value = _typed_mapping(f.name, value, f.metadata["values"])
-            else:
-                value = convert(f.name, value, hints[f.name], f.metadata)
-                check_range(f.name, value, f.metadata)
-            setattr(self, f.name, value)
+        _typed(self)
+
+    def validate(self) -> None:
         if not self.suite:
             raise ConfigError("'suite' names no benchmark")
 
@@ -155,26 +197,7 @@ class Request:
             raw = json.loads(text)
         except ValueError as exc:
             raise DataFormatError(f"{where}: not JSON ({exc})") from None
-        if not isinstance(raw, dict):
-            raise DataFormatError(f"{where}: a wordbench request is a JSON object, this is a {type(raw).__name__}")
-        declared = [f.name for f in fields(cls)]
-        unknown = sorted(set(raw) - set(declared))
-        if unknown:
-            raise DataFormatError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; a request has {', '.join(declared)}")
-        missing = [f.name for f in fields(cls) if f.name not in raw and f.default is dataclasses.MISSING
-                   and f.default_factory is dataclasses.MISSING]
-        if missing:
-            raise DataFormatError(f"{where}: key(s) {', '.join(map(repr, missing))} missing")
-        try:
-            return cls(**raw)
-        except ConfigError as exc:
-            raise DataFormatError(f"{where}: {exc}") from None
-
-
-def _typed_mapping(key: str, value, kind: type) -> dict:
-    if not isinstance(value, dict):
-        raise ConfigError(f"'{key}' expects an object of name: {kind.__name__}, got {value!r}")
-    return {str(k): convert(f"{key}.{k}", v, kind) for k, v in value.items()}
+        return load_declared(cls, raw, where, "a wordbench request")
 
 
 def now_iso() -> str:

@@ -1,7 +1,8 @@
 """Several benchmarks for one model with one load of its weights: a run folder per benchmark, each resumable.
 
 ``wordbench score wnlampro,minpairs --model M`` (or ``all``) and the submission worker both come here. A benchmark
-that does not take the model's family is skipped with its reason; the others share the one loaded model."""
+that does not take the model's family, or that has no default data and was given none, is skipped with its reason; the
+others share the one loaded model."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def suite_options(names: list[str], options: dict[str, str]) -> dict[str, dict[s
 @dataclass
 class SuiteResult:
     runs: dict[str, RunFolder] = field(default_factory=dict)
-    skipped: dict[str, str] = field(default_factory=dict)  # benchmark -> why (a family it does not score)
+    skipped: dict[str, str] = field(default_factory=dict)  # benchmark -> why (a family it does not score, no data)
     seconds: dict[str, float] = field(default_factory=dict)  # benchmark -> wall time, the model's load included where it happened
     loads: int = 0
     load_seconds: float = 0.0
@@ -77,6 +78,9 @@ def score_suite(names: list[str], model, profile: str | None = None, out: Path =
         bench = get(name)
         chosen = bench.profile(profile).as_dict()
         opts = {**chosen["options"], **(options or {}).get(name, {})}
+        if bench.needs_data and not (data or {}).get(name):
+            result.skipped[name] = f"no default data: {bench.needs_data}"
+            continue
         try:
             bench.scorer(**opts).check_model(model)  # the family, before any data or weights
         except ModelError as exc:

@@ -100,7 +100,8 @@ def process(queue: Queue, request: Request, worker: str, results: Path, runs: Pa
         local = Path(request.model).exists()
         plan = plan_model(request.model, request.family, device, request.dtype, "auto", None if local else request.revision,
                           allow_pickle=bool(settings["allow_pickle"]), progress=progress)
-        result = score_suite(list(request.suite), plan, profile=request.profile, out=runs, progress=progress)
+        result = score_suite(list(request.suite), plan, profile=request.profile, out=runs, data=settings["data"],
+                             progress=progress)
         seconds = {**result.seconds, "_load": result.load_seconds}  # the load is inside the first benchmark's time
         if lease.lost:
             raise LeaseLost(lease.lost)

@@ -26,6 +26,7 @@ from typing import Literal
 
 import datasets
 
+from wordbench.declaration import Benchmark, Figure, Headline, Profile
 from wordbench.errors import ConfigError
 from wordbench.progress import bar, stage
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
@@ -382,3 +383,67 @@ class VASTBuilder(Builder):
                 lines += ["", f"{len(missing)} lexicon words have no occurrence in the corpus (no random context): "
                           + ", ".join(missing[:30]) + (" ..." if len(missing) > 30 else "")]
         return "\n".join(lines)
+
+
+# The benchmark's declaration, collected by wordbench.benchmarks.registry.
+CARD = """\
+VAST, the valence-assessing semantics test of contextual embeddings (Wolfe & Caliskan 2022). Each row
+is a word in a context, with the character span of the word: lexicon words with their human valence in
+four settings (**bleached** `This is WORD`; **aligned** `It is <very unpleasant ... very pleasant> to
+think of WORD` by the word's valence on 1..9, the paper's classes 1.0-2.49 / 2.50-3.99 / 4.00-5.99 /
+6.00-7.49 / 7.50-9.00; **misaligned** the classes reversed; **random** a window of +-10 tokens around a seeded occurrence in
+a corpus, multi-word entries searched as token sequences), the polar words of the language in every
+setting, PCA-basis words (`group=basis`: by default every other lexicon wordbench reads offline, in English VADER
+and any Warriner/ANEW/Bellezza file in the wordbench cache, so the basis is as large as the paper's whatever
+lexicon is scored; `union_lexica=SPEC,...` sets it, `none` leaves the scored lexicon alone; and the WEAT and
+dominance/arousal terms of the authors' code) in every setting, and the WEAT bias-test words (Caliskan
+et al. 2017) in the bleached setting. `--faithful` builds the authors' code: "think about", classes
+closed on the right (<= 2.5 / 4.0 / 6.0 / 7.5) and a template valence taken Warriner > ANEW > Bellezza.
+Seven languages (`language`): polar words from the authors' published
+lists (repeats dropped, first position kept); outside English the bleached setting alone (the
+templates are English), with wordbench's own translation of "This is WORD". **Offline default:** the
+VADER lexicon shipped in PyPI vaderSentiment (mean of 10 ratings on -4..+4, mapped to 1..9 by v + 5;
+alphabetic word entries only; the paper uses Warriner et al. 2013, ANEW and Bellezza, which users supply
+as CSV files) and the `offline-en` corpus (gensim's Wikipedia sample, WordNet glosses and examples,
+gensim's Lee corpus, Ding example sentences; 2.24M tokens) for random contexts. Words with no corpus
+occurrence have no random context; `build` prints the coverage per group.
+"""
+CITATION = """\
+@inproceedings{wolfe2022vast,
+  title={VAST: The Valence-Assessing Semantics Test for Contextualizing Language Models},
+  author={Wolfe, Robert and Caliskan, Aylin},
+  booktitle={Proceedings of the AAAI Conference on Artificial Intelligence},
+  year={2022}
+}"""
+
+BENCHMARK = Benchmark(
+    name="vast",
+    headline=Headline("table1/bleached/top/before", "VAST r (bleached, top layer)", True),
+    profiles=(("full", Profile()), ("quick", Profile((("n_resamples", 99), ("max_pcs", 4), ("probe_words", 200)), limit=300))),
+    paper_url="https://arxiv.org/abs/2203.07504",
+    task_ids=("sentiment-scoring",),
+    source_datasets=("original", "extended|vader"),
+    limitations=(
+        "- Offline, the English lexica the paper used (Bellezza, ANEW, Warriner) are not shipped; a build uses the "
+        "lexicon it names (VADER by default offline), whose scale and words differ.\n"
+        "- The PC-nullification result depends on the PCA basis; the card's summary names the words that made it."),
+    summary="Valence of contextual embeddings: per-layer SC-WEAT vs human valence, tokenization, PC nullification, WEAT bias",
+    builder_path="wordbench.builders.vast:VASTBuilder",
+    scorer_path="wordbench.scorers.vast:VASTScorer",
+    card=CARD,
+    citation=CITATION,
+    paper="wolfe2022",
+    license="mit",
+    language=("en", "pt", "zh", "es", "fr", "pl", "tr"),
+    task_categories=("feature-extraction",),
+    tags=("wordbench", "valence", "embeddings", "weat"),
+    title="VAST",
+    reference="Wolfe & Caliskan 2022, *VAST: The Valence-Assessing Semantics Test for Contextualizing Language Models*",
+    faithful=(
+        "data: aligned templates \"to think about WORD\" with classes <= 2.5 / 4.0 / 6.0 / 7.5 and template valence "
+        "Warriner > ANEW > Bellezza (`embedding_collection.py`); scoring: polar and dominance/arousal words stacked "
+        "into the PCA basis twice, as `VAST.py` does (causal models get no BOS, as the authors' GPT-2 runs: the "
+        "default too, and under `--faithful` even with `bos=auto`)"),
+    sampling="valence class, with the polar and WEAT words always kept",
+    figure=Figure("minilm", "layers.png", "words", overrides=("settings=bleached", "union_lexica=none", "max_words=300")),
+)

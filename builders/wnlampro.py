@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Literal
 
 import datasets
 
+from wordbench.declaration import Benchmark, Figure, Headline, Profile
 from wordbench.errors import ConfigError, DataFormatError
 from wordbench.progress import bar, stage
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
@@ -622,3 +623,114 @@ def _parse_line(line: str, rare_below: float, frequent_from: float) -> tuple[str
         "target_counts": [t[2] for t in parsed],
         "target_corpus_counts": [int(t[2]) for t in parsed] if integral else None,
     }
+
+
+# The benchmark's declaration, collected by wordbench.benchmarks.registry.
+CARD = """\
+WordNet Language Model Probing (WNLaMPro), rebuilt from WordNet 3.0 following section 5 of
+Schick & Schütze (2020). Each entry is a keyword, a relation and the valid target words:
+
+- **antonym**: antonyms of an adjective's most frequent sense: the keyword's own antonym pointers in it
+  (WordNet's antonymy relates word forms; `antonym_scope=sense` and `--faithful` take the antonyms of every
+  lemma of that sense, as the authors' data does: their query "unaccessible" -> "accessible").
+- **hypernym**: hypernyms of a noun's two most frequent senses at path distance <= 3 with minimum depth
+  >= 6; at least 3 targets, the 20 most frequent kept.
+- **cohyponym** (COHYPONYM+): the hypernyms at distance <= 2 (same depth rule) and their hyponyms, such
+  that the path keyword -> hypernym -> cohyponym is at most 4 long. This is our reading of the paper's
+  "hyponyms ... with a maximum path distance of 4": it measures hypernym distance from the keyword. Each cohyponym
+  synset gives its head word, its first lemma (`cohyponym_words=all`: every lemma, builder 1.4.0), which gives 26
+  mean targets per entry as the paper's 26 (28 with every lemma; about 32 for `cohyponym_path=hypernym`, 4 steps
+  below each hypernym, wordbench 1.1.0). The keyword and its own forms (cow: cows) removed; at least 10
+  targets, the 50 most frequent kept.
+- **corruption**: a frequent keyword of the other three relations that is a single token, with one
+  random character inserted, deleted or swapped (seeded per word); dropped when the corrupted key is
+  itself a word with count >= 10 (the authors' loader drops those too) or, except with `--faithful`, a word
+  at all (WordNet, its glosses or the dictionary: `tubae` is a plural of tuba). The paper says "frequent words
+  from V and T" without saying how 2,880 were chosen; `corruption_source=vocabulary` takes every
+  frequent noun and adjective of V.
+
+**Keyword vocabulary V** (paper: words of the regex `[a-z.-]*` seen at least once in its corpus). Ours:
+words of the regex attested in the frequency source, minus closed-class words (NLTK's English stopword
+list, written out as a constant, and the 26 single letters), and a part-of-speech condition the paper
+leaves implicit (`pos_rule`): an antonym key is an adjective, a hypernym/cohyponym key a noun, **in its
+dominant use** (more than half of the word's sense-tagged occurrences in WordNet's `cntlist` are of that
+part of speech, a participle's verb counted: `made` is the verb make; a word with no tagged occurrence is
+the part of speech with most senses, a tie going to the noun). This drops keys such as `a`, `he`, `like`,
+`live`, `side`, `unmade`. **Targets** are single tokens of the reference tokenizer (bert-base-uncased
+vocabulary) that pass the same conditions (`clean_targets`: no `can`, `still` or `given` as a cohyponym;
+the original file gives every target a part of speech too; an untagged gerund such as `using` is no noun
+target); hypernyms include WordNet instance hypernyms. Closed-class words are NLTK's list plus the modals
+and prepositions it lacks (`may`, `despite`). Known losses of the dominant-use rule: adjectives used more
+often otherwise (`open`, `right`, `male`, `female`, `married`, `closed`) are no antonym keys or targets.
+Without a corpus, hyphenated and dotted words are in V only as WordNet lemmas (`rare_words=wordnet`), binned rare:
+wordfreq splits them, so it gives them no rate.
+A noun key is no inflected verb form whose noun senses WordNet never saw tagged (`using`). Keywords are
+WordNet lemmas, looked up case-blind as the authors' nltk lookup: a lemma WordNet spells only capitalized
+(`Tuesday`, `Dane`) is a keyword in lower case by its class senses; a named entity (only instance senses:
+`Aachen`) is none, since its class is reached by an instance pointer, not a hypernym (`capitalized=false`:
+1.3.0). Inflected forms (`keyword_forms=unmarked`, 1.4.0): a noun form of the frequency source that is no
+lemma is a keyword, read through its base form, when its last two letters mark no plural, i.e. most of
+WordNet's single-word nouns and their plurals (regular, `-men`, and the exception list's) that end in them
+are singular (`amphorae`, `antennae`, `atria`; not `dogs`, `boxes`, `men`), as a suffix-based tagger would read
+it; the authors' keyword list holds such forms and few marked plurals. `keyword_forms=lemma` (1.3.0) takes
+none, `keyword_forms=inflected` every listed form (about doubling the medium and frequent cells).
+`--faithful` (`pos_rule=first-sense`) takes the part of speech of nltk's first synset for keys, which lists
+nouns first: `general`, `good` and `old` are no antonym keys there; targets are the paper's A ∩ T, H ∩ T and
+C' ∩ T with no part-of-speech test (`new -> old`, the release's first line, is kept).
+
+**Frequency bins**, as occurrences per billion tokens: rare < 10, medium 10-99, frequent >= 100 (the
+paper's counts in a ~1B-word Wikipedia corpus). **With the default wordfreq source**, whose English
+list stops near 10 per billion, a word it does not list cannot be told rare from unseen. The paper's V is every word
+seen once in a ~1B-word Wikipedia, which holds nearly every WordNet lemma, so by default (`rare_words=wordnet`)
+every WordNet lemma of the pattern and every irregular noun form WordNet lists is in V, and one wordfreq does not
+list is rare with `keyword_count` 0 (below the list's floor); hyphenated and dotted lemmas, which wordfreq splits
+and cannot count, are rare too. `rare_words=dictionary` (builders 1.2.0-1.5.0) admits an unlisted word only where a
+WordNet gloss or example sentence (about 1.5M tokens) or a sense-tagged occurrence attests it or SCOWL's size-70
+American English word list holds it (Debian `wamerican-huge`; `dictionary=PATH` for another list);
+`rare_words=glosses` drops the word list, `rare_words=none` leaves the rare bin empty. A cohyponym target must hold
+the cohyponym synset among its word's four most frequent noun senses (`cohyponym_sense_rank`). With corpus counts
+(`frequencies=FILE|hf:ID`), V is the words seen in the corpus and `keyword_corpus_count` holds the raw
+counts. Split: a seeded 10% of each relation is dev. `WNLaMPro.txt` holds integer counts as the original:
+corpus counts, or with wordfreq the rate per billion rounded down.
+"""
+CITATION = """\
+@inproceedings{schick2020rare,
+  title={Rare Words: A Major Problem for Contextualized Embeddings and How to Fix it by Attentive Mimicking},
+  author={Schick, Timo and Sch{\\"u}tze, Hinrich},
+  booktitle={Proceedings of the AAAI Conference on Artificial Intelligence},
+  year={2020}
+}"""
+
+BENCHMARK = Benchmark(
+    name="wnlampro",
+    headline=Headline("all/mrr", "WNLaMPro MRR", True, "all/mrr_ci"),
+    profiles=(("full", Profile()), ("quick", Profile(limit=200))),
+    paper_url="https://arxiv.org/abs/1904.06707",
+    task_ids=("slot-filling",),
+    source_datasets=("original", "extended|wordnet"),
+    limitations=(
+        "- With the default wordfreq frequencies (no corpus offline), the rare bin holds the WordNet words wordfreq does "
+        "not list (its floor is near 10 per billion) with count 0, hyphenated ones included, which wordfreq cannot count: "
+        "not the paper's \"seen 1-9 times in a ~1B-word Wikipedia\", and the rare cells are 1.4-1.5x the paper's. "
+        "Build with `frequencies=` a corpus for the paper's bins.\n"
+        "- Targets are single tokens of bert-base-uncased; a causal or seq2seq model ranks its own word-start tokens, "
+        "so some targets are out of its reach: the scorer reports the reachable share and the MRR over it per cell.\n"
+        "- WordNet 3.0's senses and sense-tagged counts decide parts of speech; the Known losses are listed above."),
+    summary="WordNet probing of rare vs frequent words: MRR, P@3, P@10 per relation x frequency bin",
+    builder_path="wordbench.builders.wnlampro:WNLaMProBuilder",
+    scorer_path="wordbench.scorers.wnlampro:WNLaMProScorer",
+    card=CARD,
+    citation=CITATION,
+    paper="schick2020",
+    license_name="wordnet-3.0",
+    license_link="https://wordnet.princeton.edu/license-and-commercial-use",
+    tags=("wordbench", "wordnet", "rare-words", "probing"),
+    title="WNLaMPro",
+    reference="Schick & Schütze 2020, *Rare Words: A Major Problem for Contextualized Embeddings*",
+    faithful=(
+        "data: part of speech from nltk's first synset (nouns first) for keys and targets, antonyms of the whole "
+        "sense; scoring: the authors' code ranks the top 100 *tokens*, duplicates kept, labels with `Ġ`/`▁` stripped "
+        "and lower-cased, \".\" appended with no space"),
+    sampling="relation x frequency bin",
+    figure=Figure("smollm2", "mrr_by_bin.png", "test entries", limit=100),
+)

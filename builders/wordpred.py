@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import datasets
 import numpy as np
 
+from wordbench.declaration import Benchmark, Figure, Headline, Profile
 from wordbench.progress import bar, stage
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 
@@ -226,3 +227,62 @@ class WordPredBuilder(Builder):
         for b in (*BINS, ""):
             lines.append(f"| {b or 'none'} | {events.get(b, 0)} | {type_bins.get(b, 0)} |")
         return "\n".join(lines)
+
+
+# The benchmark's declaration, collected by wordbench.benchmarks.registry.
+CARD = """\
+Frequency-binned whole-word prediction from Dudy & Bedrick (2020), "Are Some Words Worth More than
+Others?". Config `default`: one row per test line (`words` = its whitespace tokens, punctuation kept,
+case-sensitive; lines under 3 words skipped); every word after the first is a prediction event from
+the words before it on the same line. Each word carries the frequency bin of its rate in the
+frequency source: **high** >= 1000, **mid** 100-999, **low** 10-99 occurrences per 103,227,021 tokens
+(the paper's WikiText-103 train counts), stored as rates per billion so other corpora scale; words in
+no bin (rarer or unseen) stay prediction events but count in no bin; punctuation, which wordfreq has no
+rate for, takes its rate from the train corpus counts. The signature names the two corpora
+(`train-corpus:...|test-corpus:...`).
+Config `types`: every target type with its rate, bin, train count, number of events and its 100
+nearest neighbours in a 50-dim word2vec model trained on the train corpus (soft match, section 2.4.2).
+
+**Offline default:** the English Wikipedia sample in gensim's test data (markup removed, sentences split
+by pysbd, which does not cut after "Mr." or "U.S.", one Moses-tokenized sentence per line, a seeded 10%
+of the articles as test) and wordfreq rates, because
+counts from a 0.4M-token corpus cannot fill the low bin once scaled. The paper's recipe:
+`train=hf:Salesforce/wikitext:wikitext-103-raw-v1:train test=hf:Salesforce/wikitext:wikitext-103-raw-v1:test frequencies=train`.
+"""
+CITATION = """\
+@inproceedings{dudy2020words,
+  title={Are Some Words Worth More than Others?},
+  author={Dudy, Shiran and Bedrick, Steven},
+  booktitle={Proceedings of the First Workshop on Evaluation and Comparison of NLP Systems},
+  pages={131--142},
+  year={2020}
+}"""
+
+BENCHMARK = Benchmark(
+    name="wordpred",
+    headline=Headline("top10", "wordpred top-10 %", True, "top10_ci"),
+    profiles=(("full", Profile()), ("quick", Profile(limit=40))),
+    paper_url="https://aclanthology.org/2020.eval4nlp-1.13/",
+    task_ids=("language-modeling",),
+    limitations=(
+        "- Frequency bins come from the train corpus the build names; offline that is a shortened Wikipedia dump, "
+        "not the paper's WikiText-103, so bin sizes differ from the paper's.\n"
+        "- Whole-word scores need a word-boundary convention; tokenizers without one are scored by their own pieces."),
+    summary="Whole-word next-word prediction by frequency bin: top-1/top-10, type coverage, soft match, word-level perplexity",
+    builder_path="wordbench.builders.wordpred:WordPredBuilder",
+    scorer_path="wordbench.scorers.wordpred:WordPredScorer",
+    card=CARD,
+    citation=CITATION,
+    paper="dudy2020",
+    license="cc-by-sa-3.0",
+    task_categories=("text-generation",),
+    tags=("wordbench", "rare-words", "language-modeling"),
+    title="Whole-word prediction",
+    reference="Dudy & Bedrick 2020, *Are Some Words Worth More than Others?*",
+    faithful=(
+        "the seed's `spin_evaluate.py`: first step over the full vocabulary, paths up to 6 subtokens, the boundary "
+        "token's probability in a top-1 hit, ppx = mean -ln p of any hit with +100 per miss (not exponentiated), "
+        "top-k numerators over binned words, T over high+mid types"),
+    sampling="a line's rarest bin",
+    figure=Figure("smollm2", "token_coverage_by_bin.png", "test lines", limit=4),
+)

@@ -24,35 +24,32 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "figures"
 RUNS = ROOT / "build" / "docs-runs"
 
-# benchmark: (model, build overrides, score limit, scoring options, the run's plot copied to the page, what is scored)
-FIGURES = {
-    "wnlampro": ("smollm2", [], 100, {}, "mrr_by_bin.png", "test entries"),  # 10 per relation x bin: a bin is drawn from 10
-    "wordpred": ("smollm2", [], 4, {}, "token_coverage_by_bin.png", "test lines"),
-    "paraphrase": ("minilm", [], None, {}, "hit_rate.png", "triples"),
-    "tendencies": ("smollm2", [], 16, {"strategies": "ancestral", "max_new_tokens": 24, "perplexity": False,
-                                        "baseline_draws": 2, "n_resamples": 99}, "type_token.png", "reference lines"),
-    "vast": ("minilm", ["settings=bleached", "union_lexica=none", "max_words=300"], None, {}, "layers.png", "words"),
-    "minpairs": ("smollm2", [], 32, {"discrepancy": False}, "accuracy.png", "pairs"),
-}
 MODELS = {"smollm2": "SmolLM2-135M-Instruct (GGUF)", "minilm": "all-MiniLM-L6-v2"}
+
+
+def figures() -> dict:
+    """benchmark -> its declared figure (``Benchmark.figure``), for every registered benchmark that has one."""
+    from wordbench.benchmarks.registry import REGISTRY
+
+    return {name: bench.figure for name, bench in REGISTRY.items() if bench.figure is not None}
 
 
 def how(name: str) -> str:
     """How a figure is made, in words, with the equivalent command (the documentation page shows it)."""
-    kind, overrides, limit, options, _, unit = FIGURES[name]
-    sample = f"all the {unit}" if limit is None else f"a seeded, stratified sample of {limit} {unit}"
-    build = "the default offline build" if not overrides else "the offline build " + " ".join(f"`--set {o}`" for o in overrides)
-    flags = "".join(f" --option {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options.items())
-    limit_flag = f" --limit {limit}" if limit else ""
-    command = f"wordbench score {name} --model {kind.upper()}{limit_flag}{flags}"
-    if overrides:
-        command = f"wordbench build {name} {' '.join(f'--set {o}' for o in overrides)} --out data && {command} --data data"
-    return f"the packaged {MODELS[kind]} on {sample} of {build}, as `{command}` would score it"
+    fig = figures()[name]
+    sample = f"all the {fig.unit}" if fig.limit is None else f"a seeded, stratified sample of {fig.limit} {fig.unit}"
+    build = "the default offline build" if not fig.overrides else "the offline build " + " ".join(f"`--set {o}`" for o in fig.overrides)
+    flags = "".join(f" --option {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in fig.options)
+    limit_flag = f" --limit {fig.limit}" if fig.limit else ""
+    command = f"wordbench score {name} --model {fig.model.upper()}{limit_flag}{flags}"
+    if fig.overrides:
+        command = f"wordbench build {name} {' '.join(f'--set {o}' for o in fig.overrides)} --out data && {command} --data data"
+    return f"the packaged {MODELS[fig.model]} on {sample} of {build}, as `{command}` would score it"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("names", nargs="*", default=list(FIGURES), help="benchmarks to draw (default: all six)")
+    ap.add_argument("names", nargs="*", help="benchmarks to draw (default: every benchmark that declares a figure)")
     ap.add_argument("--fresh", action="store_true", help="score again from nothing (remove build/docs-runs first)")
     ap.add_argument("--missing", action="store_true", help="draw only the figures docs/figures/ lacks")
     args = ap.parse_args(argv)
@@ -73,15 +70,16 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     paths = {"smollm2": packaged_smollm2, "minilm": packaged_minilm}
     models = {}
-    names = [n for n in args.names if not (args.missing and (OUT / f"{n}.png").is_file())]
+    declared = figures()
+    names = [n for n in args.names or declared if not (args.missing and (OUT / f"{n}.png").is_file())]
     for name in names:
-        kind, overrides, limit, options, plot, _ = FIGURES[name]
+        fig = declared[name]
         start = time.perf_counter()
-        folder, _ = build(name, overrides, progress=False)
-        if kind not in models:
-            models[kind] = load_model(str(paths[kind]()))
-        run = score(name, models[kind], str(folder), limit=limit, out=RUNS, progress=False, **options)
-        shutil.copyfile(run.path / "plots" / plot, OUT / f"{name}.png")
+        folder, _ = build(name, fig.overrides, progress=False)
+        if fig.model not in models:
+            models[fig.model] = load_model(str(paths[fig.model]()))
+        run = score(name, models[fig.model], str(folder), limit=fig.limit, out=RUNS, progress=False, **dict(fig.options))
+        shutil.copyfile(run.path / "plots" / fig.plot, OUT / f"{name}.png")
         print(f"docs/figures/{name}.png  ({time.perf_counter() - start:.0f} s; run {run.path.relative_to(ROOT)})")
     return 0
 

@@ -6,8 +6,14 @@ A page holds a placeholder comment on a line of its own; the build replaces it:
   (``--option``), each with its type and range, default and help, from the declared specs (``wordbench options NAME``);
 - ``<!-- wordbench:model-options -->``: the seq2seq model options (``--model-option``);
 - ``<!-- wordbench:limitations NAME -->``: the "Known limitations" its dataset card carries (the registry);
-- ``<!-- wordbench:benchmarks -->``: every benchmark with its builder version and summary (``wordbench list``);
+- ``<!-- wordbench:benchmarks -->``: every benchmark with its paper, builder version and summary (``wordbench list``);
+- ``<!-- wordbench:faithful -->``: what ``--faithful`` changes, per benchmark; ``<!-- wordbench:sampling -->``: what
+  ``--limit`` stratifies by, per benchmark;
 - ``<!-- wordbench:figure NAME -->``: the page's figure and how ``docs/figures.py`` draws it (model, sample, options).
+
+Every list of benchmarks comes from the registry (their declarations): these tables, the "Benchmarks" section of the
+navigation (``on_config``) and the README's generated blocks (``python docs/hooks.py --readme`` rewrites them;
+``tests/test_docs.py`` fails when they drift).
 
 An unknown placeholder fails the build. A figure that `docs/figures.py` has not drawn yet (``make test`` builds the
 site without drawing them; ``make docs`` draws them first) is replaced by a note saying how to draw it.
@@ -96,11 +102,28 @@ def limitations(name: str) -> str:
     return get(name).limitations.strip() + "\n"
 
 
-def benchmarks(_: str | None) -> str:
+def _registry():
     from wordbench.benchmarks.registry import REGISTRY
 
-    lines = ["| benchmark | builder version | what it measures |", "|---|---|---|"]
-    lines += [f"| [`{b.name}`](benchmarks/{b.name}.md) | {b.version} | {_cell(b.summary)} |" for b in REGISTRY.values()]
+    return REGISTRY
+
+
+def benchmarks(_: str | None) -> str:
+    lines = ["| benchmark | paper | builder version | what it measures |", "|---|---|---|---|"]
+    lines += [f"| [`{b.name}`](benchmarks/{b.name}.md) | {_cell(b.reference)} | {b.version} | {_cell(b.summary)} |"
+              for b in _registry().values()]
+    return "\n".join(lines) + "\n"
+
+
+def faithful(_: str | None) -> str:
+    lines = ["| benchmark | what `--faithful` changes |", "|---|---|"]
+    lines += [f"| `{b.name}` (`{b.paper}`) | {_cell(b.faithful or 'nothing')} |" for b in _registry().values()]
+    return "\n".join(lines) + "\n"
+
+
+def sampling(_: str | None) -> str:
+    lines = ["| benchmark | `--limit` strata |", "|---|---|"]
+    lines += [f"| `{b.name}` | {_cell(b.sampling or 'none: one seeded sample')} |" for b in _registry().values()]
     return "\n".join(lines) + "\n"
 
 
@@ -110,15 +133,54 @@ def figure(name: str) -> str:
     spec = importlib.util.spec_from_file_location("docs_figures", ROOT / "docs" / "figures.py")
     figures = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(figures)
-    return (f"![{name}: {figures.FIGURES[name][4]}](../figures/{name}.png)\n\n"
+    return (f"![{name}: {figures.figures()[name].plot}](../figures/{name}.png)\n\n"
             f"Drawn from {figures.how(name)} (SMOLLM2 and MINILM stand for the packaged models' paths: "
             f"`wordbench.benchmarks.cli.packaged_smollm2()`, `packaged_minilm()`). `python docs/figures.py {name}` "
-            f"remakes it (`make docs` remakes all six); every `wordbench score {name}` run writes the same plot, with the "
-            f"others, into its run folder's `plots/`. The sample is small: the figure shows what the scorer draws, not "
+            f"remakes it (`make docs` remakes every benchmark's); every `wordbench score {name}` run writes the same plot, with "
+            f"the others, into its run folder's `plots/`. The sample is small: the figure shows what the scorer draws, not "
             f"the paper's numbers.\n")
 
 
-RENDER = {"options": options, "model-options": model_options, "limitations": limitations, "benchmarks": benchmarks, "figure": figure}
+def nav_benchmarks() -> list[dict]:
+    """The navigation's "Benchmarks" section: each registered benchmark's page, in the registry's order."""
+    return [{b.title or b.name: f"benchmarks/{b.name}.md"} for b in _registry().values()
+            if (ROOT / "docs" / "benchmarks" / f"{b.name}.md").is_file()]
+
+
+# --- the README's generated blocks ------------------------------------------------------------------------------
+README_BLOCK = re.compile(r"(<!-- wordbench:readme-(\w+) -->\n).*?(<!-- /wordbench:readme-\2 -->)", re.S)
+
+
+def readme_table() -> str:
+    lines = ["| benchmark | paper | what it measures | build, then score | docs |", "|---|---|---|---|---|"]
+    for b in _registry().values():
+        if b.needs_data:
+            run = f"`wordbench score {b.name} --data FILE --model M` ({_cell(b.needs_data)})"
+        else:
+            run = f"`wordbench build {b.name} --out data/{b.name} && wordbench score {b.name} --data data/{b.name} --model M`"
+        lines.append(f"| `{b.name}` | {_cell(b.reference)} | {_cell(b.summary)} | {run} | [page](docs/benchmarks/{b.name}.md) |")
+    return "\n".join(lines) + "\n"
+
+
+def readme_pages() -> str:
+    links = ", ".join(f"[{b.name}](docs/benchmarks/{b.name}.md)" for b in _registry().values())
+    return (f"- one per benchmark ({links}): build, sources offline and online, config keys (generated from the code's "
+            "declarations), scoring, `--faithful`, figures and tables, measured fidelity to the paper with the command for "
+            "each figure, known limitations;\n")
+
+
+README_RENDER = {"table": readme_table, "pages": readme_pages}
+
+
+def render_readme(text: str) -> str:
+    """The README with each generated block (between ``<!-- wordbench:readme-KIND -->`` and its closing comment)
+    made anew from the registry."""
+    use_this_checkout()
+    return README_BLOCK.sub(lambda m: m.group(1) + README_RENDER[m.group(2)]() + m.group(3), text)
+
+
+RENDER = {"options": options, "model-options": model_options, "limitations": limitations, "benchmarks": benchmarks,
+          "faithful": faithful, "sampling": sampling, "figure": figure}
 
 
 def render(markdown: str, where: str = "") -> str:
@@ -143,5 +205,21 @@ def missing_figures(markdown: str) -> str:
     return FIGURE.sub(one, markdown)
 
 
+def on_config(config, **kwargs):
+    """The "Benchmarks" section of ``nav`` from the registry (mkdocs.yml holds it empty)."""
+    use_this_checkout()
+    for entry in config["nav"]:
+        if isinstance(entry, dict) and "Benchmarks" in entry:
+            entry["Benchmarks"] = nav_benchmarks()
+    return config
+
+
 def on_page_markdown(markdown, page, config, files, **kwargs):
     return missing_figures(render(markdown, page.file.src_path))
+
+
+if __name__ == "__main__":  # python docs/hooks.py --readme: rewrite the README's generated blocks
+    if sys.argv[1:] != ["--readme"]:
+        raise SystemExit("usage: python docs/hooks.py --readme")
+    readme = ROOT / "README.md"
+    readme.write_text(render_readme(readme.read_text()))

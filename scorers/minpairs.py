@@ -22,9 +22,7 @@ import numpy as np
 from wordbench.hashing import sha8
 from wordbench.spec import Spec, opt, template_problem
 
-from . import plots
-from .base import Scorer
-from .stats import proportion_ci
+from .pairs import PairScorer, pair_cell, plot_accuracy
 from .translate import DEFAULT_PROMPT, check_prompt, translate
 
 REFERENCE_TYPES = ("human", "mt")
@@ -53,7 +51,7 @@ class Options(Spec):
     end: str = opt("\n", "causal models: text scored after the target, where a seq2seq model scores EOS (a typed \\n is a newline)")
 
 
-class MinPairsScorer(Scorer):
+class MinPairsScorer(PairScorer):
     name = "minpairs"
     families = ("seq2seq", "causal")
     chunk_size = 256
@@ -110,18 +108,8 @@ class MinPairsScorer(Scorer):
             records.append(rec)
         return records
 
-    decision_name = "choices between correct and incorrect"
-
-    def decision(self, record: dict) -> object:
-        return self.correct(record)
-
-    def correct(self, rec: dict) -> bool:
-        return rec["score_correct"] > rec["score_incorrect"] if self.options.strict else rec["score_correct"] >= rec["score_incorrect"]
-
     def _cell(self, recs: list[dict]) -> dict:
-        out = {"n": len(recs), "accuracy": float(np.mean([self.correct(r) for r in recs])),
-               "ties": int(sum(r["score_correct"] == r["score_incorrect"] for r in recs)),
-               "mean_margin": float(np.mean([r["score_correct"] - r["score_incorrect"] for r in recs]))}
+        out = pair_cell(recs, self.correct)
         if all("discrepancy" in r for r in recs):
             # A NaN distance (a translation the model cannot score) is left out, as the authors' code does, and counted.
             values = [r["discrepancy"] for r in recs if math.isfinite(r["discrepancy"])]
@@ -218,30 +206,7 @@ class MinPairsScorer(Scorer):
         return "\n".join(out) + "\n"
 
     def compare_plots(self, summaries: list[dict], folder: Path) -> list[str]:
-        plt = plots.pyplot()
-        phenomena = self._phenomena(summaries)
-        if not phenomena:
-            return []
-        bars = [(s, ref) for s in summaries for ref in REFERENCE_TYPES if s["metrics"]["by_phenomenon"].get(ref)]
-        fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(phenomena)), 4))
-        width = 0.8 / max(1, len(bars))
-        x = np.arange(len(phenomena))
-        for k, (s, ref) in enumerate(bars):
-            vals = [self._value(s, ref, ph, "accuracy") for ph in phenomena]
-            ns = [self._value(s, ref, ph, "n") or 0 for ph in phenomena]
-            cis = [proportion_ci(round(v * n), n) if v is not None and n else (np.nan, np.nan) for v, n in zip(vals, ns)]
-            y = np.array([np.nan if v is None else v for v in vals])
-            err = plots.error_bars(y, cis)
-            xs = x + plots.bar_offset(k, len(bars), width)
-            ax.bar(xs, y, width, yerr=err, capsize=2, label=f"{s['model']['name']} {ref}", hatch="//" if ref == "mt" else None)
-            for xi, n in zip(xs, ns):
-                if n:
-                    ax.text(xi, 0.02, f"n={n}", rotation=90, ha="center", va="bottom", fontsize=6)
-        ax.set_xticks(x, phenomena, rotation=30, ha="right")
-        ax.set_ylabel("accuracy (95% Wilson interval)")
-        ax.set_ylim(0, 1.05)
-        ax.axhline(0.5, color="grey", lw=0.5, ls=":")
-        ax.legend(fontsize=8)
-        refs = sorted({ref for _, ref in bars})
-        ax.set_title("Accuracy per error type: " + (" vs ".join(f"{r} references" for r in refs)))
-        return [plots.save(fig, folder, "accuracy.png")]
+        runs = [(s, ref) for s in summaries for ref in REFERENCE_TYPES if s["metrics"]["by_phenomenon"].get(ref)]
+        bars = [(f"{s['model']['name']} {ref}", s["metrics"]["by_phenomenon"][ref], "//" if ref == "mt" else None) for s, ref in runs]
+        title = "Accuracy per error type: " + " vs ".join(f"{r} references" for r in sorted({ref for _, ref in runs}))
+        return plot_accuracy(bars, self._phenomena(summaries), title, folder)

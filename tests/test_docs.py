@@ -24,23 +24,58 @@ def _figures():
     return module
 
 
-@pytest.mark.parametrize("name", ["wnlampro", "wordpred", "paraphrase", "tendencies", "vast", "minpairs"])
-def test_benchmark_page_is_generated_from_the_declarations(name):
+def check_page(name: str) -> None:
+    """Benchmark NAME's page renders from the declarations: every config key and option, the limitations, the figure."""
     from wordbench import spec
+    from wordbench.benchmarks.contract import page_path
     from wordbench.benchmarks.registry import get
 
-    page = (ROOT / "docs" / "benchmarks" / f"{name}.md").read_text()
-    for kind in ("options", "limitations", "figure"):
-        assert f"<!-- wordbench:{kind} {name} -->" in page, kind
-    assert name in _figures().FIGURES
-    rendered = _hooks().render(page, name)
-    assert f"](../figures/{name}.png)" in rendered and f"python docs/figures.py {name}" in rendered
     bench = get(name)
+    page = page_path(bench).read_text()
+    for kind in ("options", "limitations") + (("figure",) if bench.figure else ()):
+        assert f"<!-- wordbench:{kind} {name} -->" in page, kind
+    rendered = _hooks().render(page, name)
+    if bench.figure:
+        assert name in _figures().figures()
+        assert f"](../figures/{name}.png)" in rendered and f"python docs/figures.py {name}" in rendered
     for cls in (bench.builder_class.Config, bench.scorer_class.Options):
         for field in spec.describe(cls):
             assert re.search(rf"^\| `{field.name}` \|", rendered, re.M), (name, field.name)
     assert bench.limitations.strip().splitlines()[0] in rendered
     assert "<!-- wordbench:" not in rendered
+
+
+def registered() -> list[str]:
+    from wordbench.benchmarks.registry import REGISTRY
+
+    return list(REGISTRY)
+
+
+@pytest.mark.parametrize("name", registered())
+def test_benchmark_page_is_generated_from_the_declarations(name):
+    check_page(name)
+
+
+def test_every_registered_benchmark_follows_the_contract():
+    from wordbench.benchmarks.contract import problems
+    from wordbench.benchmarks.registry import REGISTRY
+
+    assert [line for bench in REGISTRY.values() for line in problems(bench)] == []
+
+
+def test_the_generated_lists_name_every_benchmark():
+    """The index and concepts tables, the figure list and the README's blocks come from the registry, in its order."""
+    from wordbench.benchmarks.registry import REGISTRY
+
+    hooks = _hooks()
+    for table in (hooks.benchmarks(None), hooks.faithful(None), hooks.sampling(None), hooks.readme_table(), hooks.readme_pages()):
+        assert [n for n in REGISTRY if f"`{n}`" in table or f"[{n}]" in table] == list(REGISTRY), table
+    assert list(_figures().figures()) == [n for n, b in REGISTRY.items() if b.figure]
+    readme = (ROOT / "README.md").read_text()
+    assert hooks.render_readme(readme) == readme, "the README's generated blocks drifted: run python docs/hooks.py --readme"
+    for page in ("index.md", "concepts.md"):
+        assert "<!-- wordbench:" in (ROOT / "docs" / page).read_text()
+    assert " six " not in readme.split("## Two commands")[0], "the README counts the benchmarks by hand"
 
 
 def test_an_unknown_placeholder_fails_the_build():
@@ -49,6 +84,9 @@ def test_an_unknown_placeholder_fails_the_build():
 
 
 def test_every_page_is_in_the_nav():
+    """mkdocs.yml lists every page but the benchmarks', which the build's hook takes from the registry."""
     nav = (ROOT / "mkdocs.yml").read_text()
     pages = {str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")}
-    assert pages == set(re.findall(r":\s+([\w/-]+\.md)$", nav, re.M))
+    generated = {path for entry in _hooks().nav_benchmarks() for path in entry.values()}
+    assert re.search(r"^  - Benchmarks: \[\]", nav, re.M)
+    assert pages == set(re.findall(r":\s+([\w/-]+\.md)$", nav, re.M)) | generated

@@ -61,7 +61,10 @@ def _one_line(result, retries: bool = False) -> str:
     ("allow_pickle", "maybe", "'allow_pickle' expects true or false"),
     ("profile", "fast", "no submission profile 'fast'"),
     ("dtype", "fp8", "'dtype' must be one of float32, bfloat16, float16"),
-    ("leese_s", 30, "unknown queue.json key 'leese_s'"),
+    ("leese_s", 30, "unknown key(s) 'leese_s'; a queue's settings file has max_params"),
+    ("data", ["wnlampro"], "'data' expects an object of name: str"),
+    ("data", {"nonesuch": "x"}, "'data': unknown benchmark 'nonesuch'"),
+    ("data", {"wnlampro": 3}, "'data.wnlampro' expects text"),
 ])
 def test_a_settings_value_of_the_wrong_type_is_one_line_naming_the_file_and_key(tmp_path, tiny_models, key, value, says):
     folder = tmp_path / "q"
@@ -76,7 +79,7 @@ def test_settings_are_typed_not_truthy(tmp_path):
     q = _queue(tmp_path / "q", allow_pickle="false", max_params=1e9, lease_s="30")
     assert q.settings()["allow_pickle"] is False and q.settings()["max_params"] == 1_000_000_000 and q.settings()["lease_s"] == 30.0
     (tmp_path / "q" / "queue.json").write_text("[1, 2]")
-    with pytest.raises(DataFormatError, match="a JSON object of settings expected, got list"):
+    with pytest.raises(DataFormatError, match="a queue's settings file is a JSON object, this is a list"):
         q.settings()
 
 

@@ -22,6 +22,7 @@ from typing import Literal, Sequence
 
 import datasets
 
+from wordbench.declaration import Benchmark, Figure, Headline, Profile
 from wordbench.errors import ConfigError, SourceError
 from wordbench.identity import model_version
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt, template_problem
@@ -408,3 +409,83 @@ class MinPairsBuilder(Builder):
     @staticmethod
     def _dataset(rows: list[dict]) -> dict[str, datasets.DatasetDict]:
         return {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
+
+
+# The benchmark's declaration, collected by wordbench.benchmarks.registry.
+CARD = """\
+English-German contrastive minimal pairs following Vamvas & Sennrich (2021), "On the Limits of Minimal
+Pairs in Contrastive Evaluation" (DistilLingEval). Each row is an English source, a correct German
+translation and a contrastive variant that differs from it in exactly one edit (`edit`: character
+span, text before and after). Eight error types, one rule each:
+
+- **placeholder_ding**: one random noun replaced by the uninflected placeholder "Ding".
+- **hypercorrect_genitive**: after entgegen, entsprechend, gegenüber, gemäß, nahe, nebst, samt, mitsamt
+  or seit, the dative noun phrase turned into the genitive (determiner, strong adjective endings, noun).
+- **polarity_affix_del**: the prefix un- deleted from an adjective, adverb or noun when the rest is a word.
+- **polarity_particle_kein_del**: kein* -> ein*; **polarity_particle_nicht_del**: "nicht" deleted.
+- **clause_omission**: one segment of a reference that the sentence splitter (also at ; and :) divides.
+- **np_agreement**: a determiner replaced by a form of its paradigm that agrees with none of the noun's
+  readings (same case and number, another gender where possible).
+- **subj_verb_agreement**: the number of a clause's first third-person finite verb swapped.
+
+`reference_type` **human** edits the human reference; **mt** edits a machine translation of the same
+source (beam search) by one of the MT systems (`system`; each translates its share of the sources, the
+paper mixes four at 25%), an edit kept where the human reference has the same phenomenon word(s) at a
+position where the rule applies too, at every position of the machine reference (section 3.3's lexical overlap;
+Ding's noun and a clause need only that the rule applies to the human reference). The `counts` config lists, per
+phenomenon and reference type, the sentences, the pairs and every drop by reason. By default (`variants=paper`)
+variants are made as in the authors' sets: one seeded variant per edited position, one per sentence for
+placeholder_ding, clause_omission and hypercorrect_genitive (`variants=all`: every distinct variant; `one`: one
+seeded variant per sentence and rule). `faithful` adds the
+authors' behaviours: "nicht" deleted in "nicht nur"/"nicht wahr" too, the short genitive (Monats) where
+German allows both. German analysis: stanza where its German models are installed, else the offline
+analyzer (HanTa tags and lemmas, german-nouns gender and forms, article paradigms, verb endings),
+which is less accurate than stanza: expect some noisy variants. The offline default source is the
+example sentences of the Ding dictionary (Debian trans-de-en, GPL-2+); the paper used WMT newstest
+2009-2016. The folder also holds the DistilLingEval layout (`distillingeval/<phenomenon>.<ref>/src.en,
+tgt.correct.de, tgt.incorrect.de`) and LingEval97 JSON (`lingeval97.json`).
+"""
+CITATION = """\
+@inproceedings{vamvas-sennrich-2021-limits,
+  title={On the Limits of Minimal Pairs in Contrastive Evaluation},
+  author={Vamvas, Jannis and Sennrich, Rico},
+  booktitle={Proceedings of the Fourth BlackboxNLP Workshop on Analyzing and Interpreting Neural Networks for NLP},
+  pages={58--68},
+  year={2021}
+}"""
+
+BENCHMARK = Benchmark(
+    name="minpairs",
+    headline=Headline("overall/human/accuracy", "minpairs accuracy (human refs)", True, "wilson", "overall/human/n"),
+    profiles=(("full", Profile()), ("quick", Profile((("discrepancy", False),), limit=200))),
+    paper_url="https://aclanthology.org/2021.blackboxnlp-1.5/",
+    task_ids=("multiple-choice-qa",),
+    source_datasets=("original",),
+    limitations=(
+        "- Offline, the German analysis is HanTa and german-nouns, not the authors' stanza; the rules are held against "
+        "the authors' published sets by `python -m wordbench.builders.minpairs.compare` (docs/benchmarks/minpairs.md).\n"
+        "- Offline sentences come from the Ding dictionary (Debian trans-de-en), shorter and simpler than WMT newstest.\n"
+        "- np_agreement and subj_verb_agreement: by default every singular definite article and each clause's first "
+        "finite verb is edited, about 1.9 variants per sentence on the authors' sentences, where their machine sets "
+        "have 1.29 and 1.15. Neither the paper nor LingEval97's description says which positions were kept, and "
+        "their human sets are not published in a readable form, so the machine sets cannot be checked against them "
+        "(section 3.3). `variants=one` makes one seeded variant per sentence, the nearer choice where the number of "
+        "pairs per sentence matters."),
+    summary="English-German contrastive minimal pairs from human and machine references: accuracy and distributional discrepancy",
+    builder_path="wordbench.builders.minpairs.builder:MinPairsBuilder",
+    scorer_path="wordbench.scorers.minpairs:MinPairsScorer",
+    card=CARD,
+    citation=CITATION,
+    paper="vamvas2021",
+    license="gpl-2.0",
+    language=("en", "de"),
+    task_categories=("translation",),
+    tags=("wordbench", "machine-translation", "contrastive-evaluation", "minimal-pairs"),
+    title="Minimal pairs",
+    reference="Vamvas & Sennrich 2021, *On the Limits of Minimal Pairs in Contrastive Evaluation*",
+    faithful=(
+        "\"nicht\" deleted in \"nicht nur\"/\"nicht wahr\" too, the short genitive (-s), sum instead of mean for causal "
+        "models"),
+    sampling="phenomenon x reference type",
+    figure=Figure("smollm2", "accuracy.png", "pairs", limit=32, options=(("discrepancy", False),)),
+)

@@ -1,0 +1,102 @@
+"""A benchmark added from outside the package (tests/example_benchmark, the guide's worked example), registered by an
+entry point as an installed package would be, reaches every command and list without an edit to a shared file."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from wordbench.benchmarks import registry
+from wordbench.benchmarks.cli import cli
+from wordbench.errors import ConfigError
+
+EXAMPLE = Path(__file__).resolve().parent / "example_benchmark"
+PAIRS = EXAMPLE / "grammar_pairs.jsonl"
+
+
+@pytest.fixture
+def grammar(tmp_path, monkeypatch):
+    """An installed plugin: a dist-info folder on sys.path whose entry point names the example's declaration."""
+    dist = tmp_path / "site" / "grammar_example-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: grammar-example\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[wordbench.benchmarks]\ngrammar = grammar_pairs:BENCHMARK\n")
+    monkeypatch.syspath_prepend(str(EXAMPLE))
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setattr(registry.REGISTRY, "_records", None)  # read the declarations again, entry points included
+    yield registry.get("grammar")
+
+
+def test_an_entry_point_benchmark_is_listed_checked_built_and_scored(grammar, tiny_models, tmp_path, monkeypatch):
+    runner = CliRunner()
+    assert list(registry.REGISTRY)[-1] == "grammar"  # after the built-in ones
+    assert "grammar@1.0.0  English grammatical minimal pairs" in runner.invoke(cli, ["list"]).output
+    options = runner.invoke(cli, ["options", "grammar"]).output
+    assert "file=" in options and "the JSONL file of pairs" in options
+    checked = runner.invoke(cli, ["check", "grammar"])
+    assert checked.exit_code == 0, checked.output
+
+    missing = runner.invoke(cli, ["score", "grammar", "--model", str(tiny_models["gpt2"])])
+    assert missing.exit_code == 1 and "grammar has no default data: it reads its pairs from a JSONL file" in missing.output
+
+    built = runner.invoke(cli, ["build", "grammar", "--set", f"file={PAIRS}", "--out", str(tmp_path / "data")])
+    assert built.exit_code == 0, built.output
+    card = (tmp_path / "data" / "README.md").read_text()
+    assert "# wordbench grammar" in card and "warstadt2020blimp" in card
+
+    monkeypatch.chdir(tmp_path)
+    for data in (tmp_path / "data", PAIRS):  # a built folder, and the file in its own format
+        scored = runner.invoke(cli, ["score", "grammar", "--data", str(data), "--model", str(tiny_models["gpt2"]), "--json"])
+        assert scored.exit_code == 0, scored.output
+        summary = json.loads(scored.stdout)[0]
+        assert summary["n"] == 12 and summary["metrics"]["overall"]["n"] == 12
+        assert set(summary["metrics"]["by_group"]) == {"subject_verb_agreement", "determiner_noun_agreement", "anaphor_agreement"}
+        assert grammar.headline.read(summary["metrics"])[1] is not None  # the leaderboard's value with its Wilson interval
+    records = [json.loads(line) for line in next((tmp_path / "runs" / "grammar").rglob("records.jsonl")).read_text().splitlines()]
+    assert all(r["score_correct"] != r["score_incorrect"] for r in records)
+    report = next((tmp_path / "runs" / "grammar").rglob("report.md")).read_text()
+    assert "| anaphor_agreement |" in report and "| **all** |" in report
+    assert next((tmp_path / "runs" / "grammar").rglob("accuracy.png")).stat().st_size > 0
+
+
+def test_a_suite_skips_a_benchmark_without_default_data_unless_given_its_data(grammar, tiny_models, tmp_path, monkeypatch):
+    from wordbench.benchmarks.suite import parse_names, score_suite
+    from wordbench.scorers.models import load_model
+
+    assert parse_names("all")[-1] == "grammar"
+    monkeypatch.setattr(registry.REGISTRY, "_records", {"grammar": grammar})  # `score all` without the six slow ones
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(cli, ["score", "all", "--model", str(tiny_models["gpt2"])])
+    assert out.exit_code == 0, out.output
+    assert "| grammar | skipped: no default data: it reads its pairs from a JSONL file" in out.output
+
+    model = load_model(str(tiny_models["gpt2"]))
+    given = score_suite(["grammar"], model, out=tmp_path / "runs", data={"grammar": str(PAIRS)}, progress=False)
+    assert not given.skipped and given.runs["grammar"].summary()["n"] == 12
+
+
+def test_the_generated_tables_and_the_docs_checks_take_it(grammar):
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_docs import _hooks, check_page
+
+    hooks = _hooks()
+    assert "[`grammar`](benchmarks/grammar.md)" in hooks.benchmarks(None)
+    assert "| `grammar` |" in hooks.readme_table() and "--data FILE" in hooks.readme_table()
+    assert "| `grammar` (`warstadt2020`) |" in hooks.faithful(None) and "| `grammar` | phenomenon |" in hooks.sampling(None)
+    check_page("grammar")
+
+
+def test_register_adds_a_declaration_once(monkeypatch):
+    monkeypatch.syspath_prepend(str(EXAMPLE))
+    monkeypatch.setattr(registry.REGISTRY, "_records", None)
+    import grammar_pairs
+
+    assert "grammar" not in registry.REGISTRY
+    registry.register(grammar_pairs.BENCHMARK)
+    assert registry.get("grammar") is grammar_pairs.BENCHMARK
+    with pytest.raises(ConfigError, match="two benchmarks are named 'grammar'"):
+        registry.register(grammar_pairs.BENCHMARK)
+    with pytest.raises(ConfigError, match="declares str, not a wordbench.declaration.Benchmark"):
+        registry.register("grammar")
