@@ -266,7 +266,10 @@ class Queue:
             now, lease = time.time(), float(settings["lease_s"])
             for r in sorted(requests, key=lambda r: (r.submitted, r.id)):
                 if claimable(r, now):
+                    # a takeover remembers whose it was: that worker may be alive, only slow (see hand_back)
+                    taken_from = (r.worker, r.attempts) if r.status == "RUNNING" else None
                     r.status, r.worker, r.lease_until, r.attempts = "RUNNING", worker, now + lease, r.attempts + 1
+                    r.taken_from = taken_from
                     return r
             return None
         return self._update(change)
@@ -276,6 +279,17 @@ class Queue:
         if current is None or current.status != "RUNNING" or current.worker != worker:
             raise LeaseLost(f"request {request.id} is no longer held by {worker}")
         return current
+
+    def hand_back(self, request: Request, worker: str) -> Request:
+        """Undo ``worker``'s takeover of ``request``: its previous holder was found alive (it holds a run folder of the
+        request), so it keeps the request, with a fresh lease and its own count of claims."""
+        holder, attempts = request.taken_from
+
+        def change(requests, settings):
+            current = self._held(requests, request, worker)
+            current.worker, current.attempts, current.lease_until = holder, attempts, time.time() + float(settings["lease_s"])
+            return current
+        return self._update(change)
 
     def renew(self, request: Request, worker: str) -> Request:
         def change(requests, settings):

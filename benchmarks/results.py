@@ -31,6 +31,10 @@ def slug(name: str) -> str:
     return re.sub(r"[^\w.-]+", "_", name.replace("/", "__")).strip("_") or "model"
 
 
+class RunBusy(ConfigError):
+    """Another live process holds the run folder (its lock)."""
+
+
 def md_cell(text) -> str:
     """``text`` as one markdown table cell that renders as the same text: ``|``, brackets and backslashes escaped,
     markup shown as text (``<img ...>`` is no element), one line. For every string a table shows that a user gave."""
@@ -133,7 +137,7 @@ class RunFolder:
             lock.acquire()
         except Timeout:
             pid = holder.read_text().strip() if holder.is_file() else ""
-            raise ConfigError(f"{self.path} is being scored by another process (PID {pid or '?'}): wait for it or stop it") from None
+            raise RunBusy(f"{self.path} is being scored by another process (PID {pid or '?'}): wait for it or stop it") from None
         try:
             holder.write_text(str(os.getpid()))
             yield self

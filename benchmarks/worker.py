@@ -15,6 +15,7 @@ from wordbench.errors import ConfigError, warn
 
 from .hubfaults import retry
 from .queue import LeaseLost, Queue, Request
+from .results import RunBusy
 from .submit import readmit
 from .suite import score_suite
 
@@ -27,7 +28,8 @@ class WorkerStats:
 
 
 class Lease(threading.Thread):
-    """Renews ``request``'s lease every third of its length until stopped; notes a lease it lost."""
+    """Renews ``request``'s lease every third of its length until stopped; notes a lease it lost (and keeps trying: a
+    worker that took the request over hands it back when it finds this one alive)."""
 
     def __init__(self, queue: Queue, request: Request, worker: str, lease_s: float):
         super().__init__(daemon=True)
@@ -39,9 +41,9 @@ class Lease(threading.Thread):
         while not self.stopped.wait(self.every):
             try:
                 self.queue.renew(self.request, self.worker)
+                self.lost = None  # held again: a worker that took it over found this one alive and handed it back
             except LeaseLost as exc:
                 self.lost = str(exc)
-                return
             except Exception as exc:  # noqa: BLE001 - a flaky shared file system or network: try again next time
                 warn(f"lease renewal of {self.request.id} failed ({exc}); retrying")
 
@@ -109,6 +111,13 @@ def process(queue: Queue, request: Request, worker: str, results: Path, runs: Pa
     except LeaseLost:
         lease.stopped.set()
         raise
+    except RunBusy as exc:  # the worker we took the request over from is alive, only slow: the request stays its own
+        lease.stopped.set()
+        if getattr(request, "taken_from", None) is None:
+            status, reason = "FAILED", f"{type(exc).__name__}: {exc}"[:500]
+        else:
+            retry(lambda: queue.hand_back(request, worker), sleep=sleep)
+            raise LeaseLost(f"request {request.id} is left to {request.taken_from[0]}, which is still scoring it ({exc})") from None
     except Exception as exc:  # noqa: BLE001 - one model that cannot be scored fails alone; the worker goes on
         status, reason = "FAILED", f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:500]
     finally:

@@ -202,7 +202,7 @@ def test_workers_in_real_processes_score_each_request_once_and_survive_a_kill(mo
     assert all(w.returncode == 0 for w in workers), outputs
     done = {Path(r.model).name: r for r in q.requests()}
     assert {k: r.status for k, r in done.items()} == {"gpt2": "FINISHED", "llama": "FINISHED", "bert": "FINISHED", "t5": "FINISHED",
-                                                     "unscorable": "FAILED"}
+                                                     "unscorable": "FAILED"}, ({k: r.reason for k, r in done.items()}, outputs)
     assert "cannot load causal model" in done["unscorable"].reason or "embeds" in done["unscorable"].reason
     assert all(r.attempts == 1 for r in done.values())  # each claimed once
     claimed = [line for out in outputs for line in out.splitlines() if line.endswith(("FINISHED", "FAILED")) or " FAILED: " in line]

@@ -399,3 +399,33 @@ def test_workers_build_the_same_default_data_one_at_a_time(tmp_path, monkeypatch
     for t in threads:
         t.join()
     assert most[0] == 1  # one at a time: the second finds the first's build under the lock (hub._build_locked reads it)
+
+
+def test_a_takeover_of_a_live_but_slow_worker_hands_the_request_back(tmp_path, monkeypatch):
+    from wordbench.benchmarks import worker as worker_module
+    from wordbench.benchmarks.queue import LeaseLost
+    from wordbench.benchmarks.results import RunBusy
+    from wordbench.benchmarks.worker import Lease, process
+
+    q = _queue(tmp_path / "q", lease_s=0.5)
+    (q.folder / "requests" / "r1.json").write_text(json.dumps(_request(1)))
+    slow = q.claim("slow")
+    time.sleep(0.6)  # its lease lapsed (a loaded machine), though it is alive and holds the run folder
+    taken = q.claim("taker")
+    assert taken.taken_from == ("slow", 1) and taken.attempts == 2
+    monkeypatch.setattr(worker_module, "readmit", lambda request, settings: None)
+    monkeypatch.setattr("wordbench.scorers.models.plan_model", lambda *args, **kwargs: None)
+
+    def busy(*args, **kwargs):
+        raise RunBusy("runs/wnlampro/m1/abcd is being scored by another process (PID 1): wait for it or stop it")
+
+    monkeypatch.setattr(worker_module, "score_suite", busy)
+    with pytest.raises(LeaseLost, match="left to slow, which is still scoring it"):
+        process(q, taken, "taker", tmp_path / "res", tmp_path / "runs", "cpu")
+    (back,) = q.requests()
+    assert (back.status, back.worker, back.attempts) == ("RUNNING", "slow", 1) and back.lease_until > time.time()
+    lease = Lease(q, slow, "slow", 0.3)  # the slow worker's renewals go on, and its finish stands
+    lease.start()
+    time.sleep(0.35)
+    lease.stopped.set()
+    assert lease.lost is None and q.finish(slow, "slow", "FINISHED").status == "FINISHED"
