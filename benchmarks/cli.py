@@ -123,6 +123,10 @@ def build(name, overrides, out, force, device, dtype, faithful):
 
     _, data = load_data(name, str(folder), progress=False)
     click.echo(get(name).builder().summary(data))
+    from .schema import invisible_text_line
+
+    if invisible_text_line(data.invisible_text):
+        click.echo(invisible_text_line(data.invisible_text))
 
 
 TOKEN_OPTION = click.option("--token", metavar="TOKEN", help="Hub token (default: HF_TOKEN, else the 'hf auth login' cache); never printed.")

@@ -24,6 +24,7 @@ from wordbench.errors import ConfigError, DataFormatError, SourceError
 from wordbench.cache import cache_dir
 from wordbench.files import check_writable
 from wordbench.hashing import file_sha8
+from wordbench.builders.base import free_text_columns
 
 from .schema import check_data, decode_labels, encode_labels, published_features, type_name
 from .registry import Benchmark, get
@@ -250,7 +251,8 @@ def load_data(name: str, spec: str | None = None, progress: bool = True,
     bench = get(name)
     sig, data, where = _resolve_data(bench, name, spec, progress, faithful)
     builder = bench.builder_class
-    return sig, check_data(name, builder.schema, data, where, builder.labels, builder.column_defaults, builder.row_problem)
+    return sig, check_data(name, builder.schema, data, where, builder.labels, builder.column_defaults, builder.row_problem,
+                           free_text_columns(builder.fields))
 
 
 def _folder_signature(meta: dict, folder: Path) -> str:

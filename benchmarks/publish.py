@@ -51,7 +51,7 @@ def changelog_line(text: str | None) -> str | None:
     of error (the card's history is read back line by line); markup is shown as text, not run (``<`` and ``>`` escaped)."""
     if text is None:
         return None
-    from .schema import invisible_char
+    from wordbench.text import invisible_char
 
     if "\n" in text or "\r" in text:
         raise ConfigError("--changelog is one line (the card's changelog keeps one line per version); join the lines")

@@ -12,6 +12,7 @@ from . import distributed
 from .hub import load_data
 from .registry import get
 from .results import RunFolder, for_tables, md_cell
+from .schema import invisible_text_line
 from .scoring import PRECISION_SAMPLE, precision_check, precision_line, score_dataset, select, stratified_sample  # noqa: F401 - re-exported
 
 SPLITS = ("dev", "test", "all")
@@ -37,6 +38,8 @@ def score(name: str, model, data: str | None = None, split: str = "test", limit:
     if not w.main:
         distributed.barrier(w)  # rank 0 builds the default data first: one build, no race on the cache
     data_sig, dataset = load_data(name, data, progress=progress and w.main, faithful=scorer.faithful)
+    if w.main and invisible_text_line(getattr(dataset, "invisible_text", {})):
+        warn(f"{data or 'default build'}: {invisible_text_line(dataset.invisible_text)} (counted in summary.json)")
     if w.main:
         distributed.barrier(w)
     return score_dataset(scorer, model, data_sig, dataset, data or "default build", split, limit, out, config, progress, precision_sample)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import functools
-import re
-
 import datasets
 import pyarrow as pa
 
 from wordbench.errors import DataFormatError
+from wordbench.text import invisible_char, invisible_re2
 
 NUMERIC = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64")
 
@@ -21,15 +19,34 @@ def _numeric(feature) -> bool:
     return isinstance(feature, datasets.Value) and feature.dtype in NUMERIC
 
 
+class CheckedData(dict):
+    """{config: DatasetDict} as ``check_data`` passed it; ``invisible_text`` counts, per config and free-text column,
+    the strings holding a character a model cannot see (kept as published): {config: {column: strings}}."""
+
+    def __init__(self, data=(), invisible_text: dict[str, dict[str, int]] | None = None):
+        super().__init__(data)
+        self.invisible_text = invisible_text or {}
+
+
+def invisible_text_line(counts: dict[str, dict[str, int]]) -> str:
+    """The counts of ``CheckedData.invisible_text`` in one line; empty when there are none."""
+    parts = [f"{config}/{column}: {n:,}" for config, columns in counts.items() for column, n in columns.items()]
+    return ("free text holding characters a model cannot see (zero-width, soft hyphen, control, default-ignorable), "
+            "kept as published: " + ", ".join(parts)) if parts else ""
+
+
 def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, datasets.DatasetDict],
                where: str, labels: dict[str, tuple[str, ...]] | None = None,
-               defaults: dict[str, object] | None = None, row_problem=None) -> dict[str, datasets.DatasetDict]:
+               defaults: dict[str, object] | None = None, row_problem=None,
+               free_text: frozenset[str] = frozenset()) -> CheckedData:
     """``data`` with every declared column present and of its declared type (numbers of another width are
     cast); a missing config or column, a wrong type, a column with no value, no rows at all, or an id missing or
     repeated is a one-line error naming ``where``. A missing column named in ``defaults`` (one a later builder
-    version added) is added with its value: data published before it existed still loads."""
+    version added) is added with its value: data published before it existed still loads.
+    Characters a model cannot see are refused in a compared string column and counted in a ``free_text`` one."""
     if not schema:
-        return data
+        return CheckedData(data)
+    invisible: dict[str, dict[str, int]] = {}
     if "default" in schema and "default" not in data:
         raise DataFormatError(f"{where}: no 'default' config of {name} data (found: {', '.join(data) or 'nothing'})")
     out = {}
@@ -82,53 +99,17 @@ def check_data(name: str, schema: dict[str, datasets.Features], data: dict[str, 
                         raise DataFormatError(f"{where}: the id {ident!r} appears twice in the {config} config "
                                               f"({first[0]} row {first[1]} and {split} row {n + 1})")
                     seen[ident] = (split, n + 1)
+        strings = [c for c, f in declared.items() if _holds_text(f)]
         for split, ds in checked.items():
-            _check_visible(ds, [c for c, f in declared.items() if _holds_text(f)], f"{where}: {config}/{split}")
+            _check_visible(ds, [c for c in strings if c not in free_text], f"{where}: {config}/{split}")
+            for column, n in _count_invisible(ds, [c for c in strings if c in free_text]).items():
+                counts = invisible.setdefault(config, {})
+                counts[column] = counts.get(column, 0) + n
             problem = row_problem(config, ds.data.table) if row_problem else None
             if problem:
                 raise DataFormatError(f"{where}: {config}/{split} {problem}")
         out[config] = datasets.DatasetDict(checked)
-    return out
-
-
-INVISIBLE = ("Cc", "Cf", "Co", "Cs")  # control, format (zero-width, bidi overrides, soft hyphen), private use, surrogates
-
-
-def invisible_char(text: str) -> str | None:
-    """The first character of ``text`` a model cannot see as a letter (a zero-width space, a bidi override, a control
-    character other than tab and newline), described; None if there is none."""
-    import unicodedata
-
-    found = _invisible_re().search(text)
-    return None if found is None else f"U+{ord(found.group()):04X} {unicodedata.name(found.group(), 'control character')}"
-
-
-@functools.lru_cache(maxsize=None)
-def _invisible_ranges() -> tuple[tuple[int, int], ...]:
-    """The code point ranges of ``INVISIBLE`` (surrogates aside: UTF-8 text cannot hold them), computed once."""
-    import sys
-    import unicodedata
-
-    ranges, start = [], None
-    for cp in range(sys.maxunicode + 2):
-        bad = cp <= sys.maxunicode and unicodedata.category(chr(cp)) in ("Cc", "Cf", "Co") and chr(cp) not in "\t\n\r"
-        if bad and start is None:
-            start = cp
-        elif not bad and start is not None:
-            ranges.append((start, cp - 1))
-            start = None
-    return tuple(ranges)
-
-
-@functools.lru_cache(maxsize=None)
-def _invisible_re() -> re.Pattern:
-    return re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in _invisible_ranges()) + "\\ud800-\\udfff]")
-
-
-@functools.lru_cache(maxsize=None)
-def _invisible_re2() -> str:
-    """The same class for pyarrow's RE2, which searches a whole column without making Python strings of it."""
-    return "[" + "".join(f"\\x{{{a:x}}}-\\x{{{b:x}}}" for a, b in _invisible_ranges()) + "]"
+    return CheckedData(out, invisible)
 
 
 def _holds_text(feature) -> bool:
@@ -136,16 +117,24 @@ def _holds_text(feature) -> bool:
     return getattr(inner, "dtype", None) in ("string", "large_string")
 
 
+def _strings(ds: datasets.Dataset, column: str):
+    """The column's strings as one Arrow array (lists flattened)."""
+    import pyarrow.compute as pc
+
+    array = ds.data.column(column)
+    while pa.types.is_list(array.type) or pa.types.is_large_list(array.type):
+        array = pc.list_flatten(array)
+    return array
+
+
 def _check_visible(ds: datasets.Dataset, columns: list[str], where: str) -> None:
-    """Every string of ``columns`` is text a model can see: a key or target with a zero-width space could never be
-    matched and would score as a miss without a word, so it is one line naming the row, the column and the character."""
+    """Every string of ``columns`` (compared or looked up) is text a model can see: a key or target with a zero-width
+    space could never be matched and would score as a miss without a word, so it is one line naming the row, the column
+    and the character."""
     import pyarrow.compute as pc
 
     for column in columns:
-        array = ds.data.column(column)
-        while pa.types.is_list(array.type) or pa.types.is_large_list(array.type):
-            array = pc.list_flatten(array)
-        if not pc.any(pc.match_substring_regex(array, _invisible_re2())).as_py():  # the common case: nothing found
+        if not pc.any(pc.match_substring_regex(_strings(ds, column), invisible_re2())).as_py():  # the common case
             continue
         values = ds[column]
         for n, value in enumerate(values):
@@ -154,7 +143,19 @@ def _check_visible(ds: datasets.Dataset, columns: list[str], where: str) -> None
                 if found:
                     ident = ds[n]["id"] if "id" in ds.column_names else n + 1
                     raise DataFormatError(f"{where} row {n + 1} (id {ident}), column '{column}': {found} in {text!r}; "
-                                          "a model never sees it: remove it from the data")
+                                          "a model never sees it, so the string can never match: remove it from the data")
+
+
+def _count_invisible(ds: datasets.Dataset, columns: list[str]) -> dict[str, int]:
+    """{column: strings holding a character a model cannot see} of free-text ``columns`` (those with none left out)."""
+    import pyarrow.compute as pc
+
+    out = {}
+    for column in columns:
+        n = pc.sum(pc.match_substring_regex(_strings(ds, column), invisible_re2())).as_py() or 0
+        if n:
+            out[column] = n
+    return out
 
 
 def _names_from_ids(ds: datasets.Dataset, column: str, names: tuple[str, ...], where: str) -> datasets.Dataset:

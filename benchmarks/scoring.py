@@ -127,6 +127,8 @@ def score_dataset(scorer, model, data_sig: str, dataset: dict, data_name: str, s
         "items_scored_now": scored_now,
         "items_per_s": round(scored_now / elapsed, 2) if scored_now and elapsed > 0 else None,
     }
+    if getattr(dataset, "invisible_text", None):  # counted where the data was checked (schema.CheckedData)
+        summary["invisible_text"] = dataset.invisible_text
     precision = precision_check(scorer, model, records, run, precision_sample)
     if precision:
         summary["precision"] = precision

@@ -29,6 +29,19 @@ def parse_overrides(config_cls, overrides: typing.Iterable[str] | dict[str, Any]
     return spec.parse(config_cls, overrides, source="--set", fixed=fixed)
 
 
+class FreeText(str):
+    """A column's help that declares it free text a model reads (see ``Builder.fields``)."""
+
+
+def free_text(help: str) -> FreeText:
+    return FreeText(help)
+
+
+def free_text_columns(fields: dict[str, str]) -> frozenset[str]:
+    """The columns ``fields`` declares free text; every other string column is compared or looked up."""
+    return frozenset(c for c, h in fields.items() if isinstance(h, FreeText))
+
+
 class Builder:
     """Base class of the dataset builders. Subclasses set ``name``, ``version``, ``Config`` and implement the hooks."""
 
@@ -42,6 +55,9 @@ class Builder:
     # Categorical columns: {column: its values}; published as ``datasets.ClassLabel`` and read back as strings.
     labels: ClassVar[dict[str, tuple[str, ...]]] = {}
     # One line of help per declared column, for the card's Data Fields table (a test checks every column has one).
+    # It also declares the role of a string column: a plain line is a string compared or looked up (a target, a
+    # keyword, a lexicon word), where a character a model cannot see is refused at load; ``free_text(help)`` marks
+    # text a model reads (a sentence, a context), kept as published and counted per column.
     fields: ClassVar[dict[str, str]] = {}
     # Declared columns a later builder version added: {column: the value data from an earlier version reads as}, so a
     # dataset published before the column existed still loads (every other missing column is an error).

@@ -88,7 +88,7 @@ from wordbench.errors import ConfigError, SourceError
 from wordbench.progress import bar, stage
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 
-from .base import Builder
+from .base import Builder, free_text
 from .paraphrase_format import SETS, files_in, read_sets
 from .paraphrase_review import Review, load_review
 from .sources.base import SourceInfo, seeded_key
@@ -682,8 +682,9 @@ class ParaphraseBuilder(Builder):
     fields = {
         "id": "stable triple id, SET-NNNNN", "set": "rare or common by the word's frequency (see the card)",
         "word": "x, the probed noun", "hypernym": "x_h, a WordNet hypernym of x that can stand in for it",
-        "sibling": "x_a, a sibling of x under the same hypernym, which cannot", "sentence": "s(x), the carrier sentence",
-        "sentence_hypernym": "s(x_h), the carrier with x replaced by x_h", "sentence_sibling": "s(x_a), the carrier with x replaced by x_a",
+        "sibling": "x_a, a sibling of x under the same hypernym, which cannot", "sentence": free_text("s(x), the carrier sentence"),
+        "sentence_hypernym": free_text("s(x_h), the carrier with x replaced by x_h"),
+        "sentence_sibling": free_text("s(x_a), the carrier with x replaced by x_a"),
         "carrier_source": "where the carrier came from: a corpus, WordNet's example sentences, or a file of the authors' layout",
         "word_rate": "x's occurrences per billion tokens", "hypernym_rate": "x_h's occurrences per billion tokens",
         "sibling_rate": "x_a's occurrences per billion tokens", "synsets": "the WordNet synsets of x, x_h and x_a",

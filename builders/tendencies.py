@@ -20,7 +20,7 @@ from wordbench.declaration import Benchmark, Figure, Headline, Profile
 from wordbench.errors import SourceError
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 
-from .base import Builder
+from .base import Builder, free_text
 from .sources.normalize import Normalizer, strip_accents  # noqa: F401 - re-exported
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_documents, iter_corpus_lines, split_documents
@@ -74,7 +74,7 @@ class TendenciesBuilder(Builder):
     version = "2.0.0"
     Config = Config
     schema = {"default": FEATURES}
-    fields = {"id": "stable text id", "text": "a human-written reference text", "length": "its length in whitespace tokens"}
+    fields = {"id": "stable text id", "text": free_text("a human-written reference text"), "length": "its length in whitespace tokens"}
 
     def sources(self, config: Config) -> list[SourceInfo]:
         from importlib.metadata import version

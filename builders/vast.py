@@ -31,7 +31,7 @@ from wordbench.errors import ConfigError
 from wordbench.progress import bar, stage
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 
-from .base import Builder
+from .base import Builder, free_text
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, OFFLINE_EN, corpus_info, iter_corpus_lines
 from .sources.lexica import Lexicon, lexicon_problem, load_lexicon, offline_lexica
@@ -193,7 +193,7 @@ class VASTBuilder(Builder):
         "id": "stable row id", "word": "the embedded word (a lexicon word, polar word, basis or WEAT term)",
         "group": "lexicon | pleasant | unpleasant | basis (PCA basis only) | weat:<word set>",
         "setting": "the context: bleached, aligned, misaligned or random", "valence": "the word's valence on the lexicon's scale (NaN when not in it)",
-        "valence9": "the valence on 1..9, which picks the aligned template", "context": "the text the word is embedded in",
+        "valence9": "the valence on 1..9, which picks the aligned template", "context": free_text("the text the word is embedded in"),
         "start": "character start of the word in the context", "end": "character end of the word in the context",
         "lexicon": "the scored lexicon's name", "language": "the language of the words and contexts",
         "task": "the word-similarity set (similarity config)", "word1": "first word of the pair", "word2": "second word of the pair",

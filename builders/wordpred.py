@@ -21,7 +21,7 @@ from wordbench.declaration import Benchmark, Figure, Headline, Profile
 from wordbench.progress import bar, stage
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt
 
-from .base import Builder
+from .base import Builder, free_text
 from wordbench.errors import ConfigError, SourceError
 from .sources.base import SourceInfo, seeded_key
 from .sources.corpora import GENSIM_WIKI, corpus_info, iter_corpus_documents, iter_corpus_lines, split_documents
@@ -90,7 +90,7 @@ class WordPredBuilder(Builder):
     schema = {"default": FEATURES, "types": TYPE_FEATURES}
     configs = ("default", "types")
     fields = {
-        "id": "stable line id", "text": "the test line", "words": "its whitespace tokens (prediction events after the first)",
+        "id": "stable line id", "text": free_text("the test line"), "words": "its whitespace tokens (prediction events after the first)",
         "bins": "each word's frequency bin: high, mid, low, or empty (in no bin)", "rates": "each word's occurrences per billion tokens",
         "word": "a target word type", "bin": "its frequency bin (empty: in no bin)", "rate": "occurrences per billion tokens",
         "train_count": "its count in the train corpus", "events": "its prediction events in the test lines",

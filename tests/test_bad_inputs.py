@@ -490,7 +490,8 @@ def test_every_output_path_is_checked_before_the_work(tiny_models, wnlampro_file
     assert good.exit_code == 0 and "## wnlampro" in (tmp_path / "lb.md").read_text() and (tmp_path / "lb.html").read_text().startswith("<!doctype")
 
 
-@pytest.mark.parametrize("char", ["\u200b", "\u202e", "\u0007", "\ue000"], ids=["zero-width", "bidi-override", "bell", "private-use"])
+@pytest.mark.parametrize("char", ["\u200b", "\u202e", "\u0007", "\ue000", "\u034f", "\ufe0f", "\u3164"],
+                         ids=["zero-width", "bidi-override", "bell", "private-use", "grapheme-joiner", "variation-selector", "hangul-filler"])
 def test_text_a_model_cannot_see_is_refused_at_load_naming_the_row(tmp_path, char):
     from wordbench.benchmarks.hub import load_data
     from wordbench.errors import DataFormatError

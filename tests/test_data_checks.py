@@ -196,3 +196,59 @@ def test_a_column_a_later_version_added_reads_as_its_default():
     less = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list([{k: v for k, v in row.items() if k != "sibling"}])})}
     with pytest.raises(DataFormatError, match="lacks the column\\(s\\) sibling that paraphrase declares"):
         check_data("paraphrase", P.schema, less, "here", P.labels, P.column_defaults)
+
+
+# --- characters a model cannot see: refused where a string is compared, counted where it is free text ----------
+
+
+def test_invisible_characters_are_unicodes_default_ignorables_and_controls():
+    """The set is Cc (tab and newline aside), Cf, Co and Unicode's Default_Ignorable_Code_Point: the combining
+    grapheme joiner, the variation selectors and the Hangul fillers are letters of no category Cc/Cf/Co, yet unseen."""
+    import unicodedata
+
+    from wordbench.text import invisible_char, invisible_ranges
+
+    unseen = {"\u034f": "Mn", "\ufe0f": "Mn", "\U000e0100": "Mn", "\u180b": "Mn", "\u3164": "Lo", "\u115f": "Lo",
+              "\u200b": "Cf", "\u00ad": "Cf", "\u2060": "Cf", "\u0007": "Cc", "\ue000": "Co"}
+    for char, category in unseen.items():
+        assert unicodedata.category(char) == category
+        name = unicodedata.name(char, {"Cc": "control character", "Co": "private-use character"}.get(category, ""))
+        assert invisible_char(f"ab{char}c") == f"U+{ord(char):04X} {name}", char
+    for seen in ("a", "ä", "e\u0301", "\u00a0", "tab\there", "\u05d0", "\U0001f600"):  # a combining acute is seen
+        assert invisible_char(seen) is None, seen
+    assert all(a <= b for a, b in invisible_ranges()) and sum(b - a + 1 for a, b in invisible_ranges()) > 4000
+
+
+def test_free_text_columns_are_declared_with_the_fields():
+    """The role of a string column is declared once, with its help (``free_text``); every other one is compared."""
+    from wordbench.builders.base import free_text_columns
+
+    declared = {name: free_text_columns(bench.builder_class.fields) for name, bench in REGISTRY.items()}
+    assert declared["minpairs"] == {"source", "correct", "incorrect", "reference"}
+    assert declared["wnlampro"] == set() and declared["vast"] == {"context"} and declared["tendencies"] == {"text"}
+    for name, columns in declared.items():
+        strings = {c for f in REGISTRY[name].builder_class.schema.values() for c, v in f.items() if getattr(v, "dtype", None) == "string"}
+        assert columns <= strings, name  # only a declared string column can be free text
+
+
+@pytest.mark.parametrize("char", ["\u200b", "\u00ad", "\u034f", "\ufe0e"], ids=["zero-width", "soft-hyphen", "cgj", "vs15"])
+def test_free_text_keeps_them_and_counts_them_where_a_compared_word_is_refused(tmp_path, char):
+    """VAST: the context is free text (kept, counted per column), the word is compared (one line naming the row)."""
+    from wordbench.builders.vast import FEATURES
+
+    rows = [{"id": f"r{i}", "word": "good", "group": "lexicon", "setting": "bleached", "valence": 1.0, "valence9": 7.0,
+             "context": ctx, "start": 5, "end": 9, "lexicon": "vader", "language": "en"}
+            for i, ctx in enumerate(["This good is it.", f"This good{char} is it.", f"Th{char}is good is{char} it."])]
+    data = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
+    vast = REGISTRY["vast"].builder_class
+    from wordbench.benchmarks.schema import check_data, invisible_text_line
+    from wordbench.builders.base import free_text_columns
+
+    checked = check_data("vast", vast.schema, data, "here", free_text=free_text_columns(vast.fields))
+    assert checked["default"]["test"]["context"] == [r["context"] for r in rows]  # kept as published
+    assert checked.invisible_text == {"default": {"context": 2}}
+    assert "default/context: 2" in invisible_text_line(checked.invisible_text)
+    rows[1]["word"] = f"go{char}od"
+    data = {"default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)})}
+    with pytest.raises(DataFormatError, match=rf"here: default/test row 2 \(id r1\), column 'word': U\+{ord(char):04X}"):
+        check_data("vast", vast.schema, data, "here", free_text=free_text_columns(vast.fields))

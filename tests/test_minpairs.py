@@ -158,6 +158,13 @@ def _build(overrides):
     return builder.build(parse_overrides(builder.Config, overrides))
 
 
+def _config(overrides):
+    from wordbench.builders.base import parse_overrides
+    from wordbench.builders.minpairs.builder import Config
+
+    return parse_overrides(Config, overrides)
+
+
 def test_build_human_pairs_all_phenomena(parallel):
     data = _build({"parallel": parallel, "analyzer": "offline"})
     rows = list(data["default"]["test"])
@@ -407,9 +414,9 @@ def _analyzer():
     return OfflineAnalyzer()
 
 
-def _offline(rule, text, faithful=False):
+def _offline(rule, text, faithful=False, every_position=False):
     (a,) = _analyzer().analyze([text])
-    return [e.apply(text) for e in RULES[rule](faithful=faithful).candidates(a)]
+    return [e.apply(text) for e in RULES[rule](faithful=faithful, every_position=every_position).candidates(a)]
 
 
 def test_offline_rules_on_real_sentences_after_fixes():
@@ -432,32 +439,46 @@ def test_rules_against_the_defects_found_in_the_authors_sets():
     # kein -> ein has no plural: "eine Kinder" is no German
     assert _offline("polarity_particle_kein_del", "Er hat keine Kinder.") == []
     assert _offline("polarity_particle_kein_del", "Das ist kein Problem.") == ["Das ist ein Problem."]
-    # un- words whose rest is no positive counterpart
-    assert _offline("polarity_affix_del", "Es war ein schwerer Unfall.") == []
+    # un- words whose rest is no word in use, or a stem longer than the authors' sets vary (every_position varies it)
+    assert _offline("polarity_affix_del", "Er hat einen unersättlichen Hunger.") == []  # no "ersättlich"
     assert _offline("polarity_affix_del", "Der Abend war unvergesslich.") == []
-    assert _offline("polarity_affix_del", "Das freut mich ungemein.") == []  # an intensifier (the independent reader)
+    assert _offline("polarity_affix_del", "Der Abend war unvergesslich.", every_position=True) == ["Der Abend war vergesslich."]
     assert _offline("polarity_affix_del", "Das Ergebnis war unerwartet.") == ["Das Ergebnis war erwartet."]
 
 
 @pytest.mark.parametrize("sentence, variants", [
-    # an un- word is not excluded for the letters it begins with (uni-, unser-, unze-, unrat-)
-    ("Der Film war uninteressant.", ["Der Film war interessant."]),
+    # un- + a word in use: adjectives, adverbs, participles and nouns, whatever letters follow un
     ("Das Angebot wirkt unseriös.", ["Das Angebot wirkt seriös."]),
     ("Diese Methode ist unzeitgemäß.", ["Diese Methode ist zeitgemäß."]),
     ("Es ist unratsam, das zu tun.", ["Es ist ratsam, das zu tun."]),
-    # a positive the lexicon knows only as a lemma, a -keit noun of an adjective, or a compound of known parts
+    ("Das ist ungut.", ["Das ist gut."]),  # a three-letter stem
+    ("Die Unschuld des Mannes ist bewiesen.", ["Die Schuld des Mannes ist bewiesen."]),  # a noun keeps its capital
+    ("Unklar ist, ob er kommt.", ["Klar ist, ob er kommt."]),
+    # a noun's positive keeps its case and number: Ruhe has no plural, so the plural Unruhen has no positive
+    ("Nach der Wahl gab es Unruhen in der Stadt.", []),
+    ("Die Unruhe in der Stadt wuchs.", ["Die Ruhe in der Stadt wuchs."]),
+    ("Er reagierte mit Unglauben.", ["Er reagierte mit Glauben."]),
+    # a positive the lexicon knows only as the lemma's rest
     ("Die unsittliche Geste fiel auf.", ["Die sittliche Geste fiel auf."]),
-    ("Die Unerträglichkeit der Lage war klar.", ["Die Erträglichkeit der Lage war klar."]),
-    ("Die Unsicherheitsmarge ist groß.", ["Die Sicherheitsmarge ist groß."]),
-    ("Das Unabhängigkeitsreferendum scheiterte.", ["Das Abhängigkeitsreferendum scheiterte."]),
-    # augmentative and pejorative un-, their compounds, and words that only begin with un
-    ("Im Garten wächst viel Unkraut.", []),
-    ("An der Unfallstelle standen viele Leute.", []),
+    # no judgement of meaning beyond the lookup, as the authors' sets (unlängst -> längst, unheimlich -> heimlich)
+    ("Er war unlängst in Berlin.", ["Er war längst in Berlin."]),
+    # a stem longer than nine letters is not varied, as in the authors' sets; every_position varies it
+    ("Der Film war uninteressant.", []),
+    ("Die Unsicherheitsmarge ist groß.", []),
+    # no positive in use, a hyphen or a name: nothing
     ("Das wird auf Unionsebene entschieden.", []),
     ("Er lebt seit Jahren in Ungarn.", []),
+    ("Das ist ein Un-Ding.", []),
 ])
 def test_affix_deletion_generalises(sentence, variants):
     assert _offline("polarity_affix_del", sentence) == variants
+
+
+def test_affix_deletion_every_position_varies_long_stems_and_anchors_the_lemma():
+    assert _offline("polarity_affix_del", "Der Film war uninteressant.", every_position=True) == ["Der Film war interessant."]
+    assert _offline("polarity_affix_del", "Die Unsicherheitsmarge ist groß.", every_position=True) == []  # no word in use
+    (a, b), rule = _analyzer().analyze(["Der Plan war unpopulär.", "Es waren unpopuläre Pläne."]), RULES["polarity_affix_del"]()
+    assert [e.anchors for e in rule.candidates(a)] == [e.anchors for e in rule.candidates(b)] == [("unpopulär",)]
     # first and second person beside an unambiguous subject pronoun
     assert _offline("subj_verb_agreement", "Wir haben keinen Hunger.") == ["Wir habe keinen Hunger."]
     assert _offline("subj_verb_agreement", "Du gehst nach Hause.") == ["Du geht nach Hause."]
@@ -646,7 +667,7 @@ def test_hypercorrect_genitive_bare_plurals_and_quantifiers():
         "Der Yen hat einen Höchststand seit mehrerer Jahre erreicht."]
     assert _offline("hypercorrect_genitive", "Die Firmen verteidigen ihr Revier gegenüber neuen Konkurrenten.") == [
         "Die Firmen verteidigen ihr Revier gegenüber neuer Konkurrenten."]
-    assert _offline("polarity_affix_del", "Die Malerei ist etwas unausgewogen.") == ["Die Malerei ist etwas ausgewogen."]  # HanTa: VVPP
+    assert _offline("polarity_affix_del", "Die Malerei ist etwas ungeklärt.") == ["Die Malerei ist etwas geklärt."]  # HanTa: VVPP
 
 
 def test_model_family_is_checked_from_its_config_before_the_weights(tiny_models, tmp_path, monkeypatch):
@@ -675,10 +696,12 @@ def test_rules_against_the_authors_development_slice():
     folder = Path(__file__).resolve().parents[2] / "shared" / "reference" / "minpairs"
     if not folder.is_dir():
         pytest.skip("the authors' development slice is not beside this checkout (../shared/reference/minpairs)")
+    default = {r.name: r for r in compare_sets(folder)}
     faithful = {r.name.split(".")[0]: r for r in compare_sets(folder, faithful=True)}
     assert min(r.fires for r in faithful.values()) >= 0.9
     assert min(r.theirs_among_ours for r in faithful.values()) >= 0.9
-    assert faithful["polarity_affix_del"].exact >= 0.97
+    for ref in ("human", "mt"):  # the bar for the affix rule's exact variant sets, on the wider affix slice
+        assert default[f"polarity_affix_del.{ref}"].exact >= 0.95 and default[f"polarity_affix_del.{ref}"].sentences >= 100
     for name in ("placeholder_ding", "clause_omission", "hypercorrect_genitive"):
         assert faithful[name].per_sentence_ours == faithful[name].per_sentence_theirs == 1.0
 
@@ -901,3 +924,76 @@ def test_rules_leave_names_tags_and_ambiguous_subjects_alone():
     assert said == ["Er sagten, dass sie hinter den Kulissen nicht benötigt werde."]  # werde stays: sie may be plural
     modal = _offline("subj_verb_agreement", "Die Vernetzung kann zu mehr Sicherheit und Effizienz führen.")
     assert modal == ["Die Vernetzung können zu mehr Sicherheit und Effizienz führen."]  # führen is kann's infinitive
+
+
+def _round_trip(folder, out):
+    """A DistilLingEval ``folder`` read as ``score --data`` reads it, and built with ``build --set import=``: the build's
+    pairs are the folder's, and its DistilLingEval export holds every file byte for byte as it was. Returns the data."""
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks.cli import cli
+    from wordbench.benchmarks.hub import load_data
+
+    _, data = load_data("minpairs", str(folder), progress=False)
+    result = CliRunner().invoke(cli, ["build", "minpairs", "--set", f"import={folder}", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "kept as published: " in result.output  # the count of rows with characters a model cannot see
+    _, built = load_data("minpairs", str(out), progress=False)
+    pair = ("source", "correct", "incorrect", "phenomenon", "reference_type")
+    assert [tuple(r[k] for k in pair) for r in built["default"]["test"]] == [tuple(r[k] for k in pair) for r in data["default"]["test"]]
+    assert built.invisible_text == data.invisible_text
+    names = sorted(p.name for p in folder.iterdir() if p.is_dir())
+    assert sorted(p.name for p in (out / "distillingeval").iterdir()) == names
+    for name in names:
+        for file in ("src.en", "tgt.correct.de", "tgt.incorrect.de"):
+            assert (out / "distillingeval" / name / file).read_bytes() == (folder / name / file).read_bytes(), (name, file)
+    return data
+
+
+def test_authors_text_with_zero_width_spaces_and_soft_hyphens_imports_exactly(tiny_models, tmp_path):
+    """WMT text holds zero-width spaces and soft hyphens in sources and references: a pair shares them on both sides,
+    so they are kept as published and counted per column, in the run's summary too; the folder round-trips exactly."""
+    folder = tmp_path / "distil"
+    _distil_set(folder, "clause_omission.human", ["According t\u200bo him, it rains.", "It rains  \u200b\u200b today."],
+                ["Ihm zufolge regnet es.", "Es regnet heute."], ["Ihm zufolge.", "Es regnet."])
+    _distil_set(folder, "placeholder_ding.human", ["The house is old."],
+                ["Das Haus ist ur\u00adalt und schön\u200b."], ["Das Ding ist ur\u00adalt und schön\u200b."])
+    data = _round_trip(folder, tmp_path / "again")
+    assert data.invisible_text == {"default": {"source": 2, "correct": 1, "incorrect": 1, "reference": 1}}
+    from wordbench.benchmarks.runner import score
+    from wordbench.scorers.models import load_model
+
+    run = score("minpairs", load_model(str(tiny_models["gpt2"])), str(folder), out=tmp_path / "runs", progress=False,
+                max_new_tokens=2, prompt="E: {source}\\nG:")
+    summary = json.loads((run.path / "summary.json").read_text())
+    assert summary["n"] == 3 and summary["invisible_text"] == {"default": {"source": 2, "correct": 1, "incorrect": 1, "reference": 1}}
+
+
+def test_the_authors_development_slice_imports_exactly(tmp_path):
+    """The authors' development slice (../shared/reference/minpairs, absent from a fresh clone) loads as ``score --data``
+    reads it and every pair round-trips; its rows with characters a model cannot see are counted."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "shared" / "reference" / "minpairs"
+    if not folder.is_dir():
+        pytest.skip("the authors' development slice is not beside this checkout (../shared/reference/minpairs)")
+    data = _round_trip(folder, tmp_path / "again")
+    lines = sum(len((p / "src.en").read_bytes().split(b"\n")) - 1 for p in folder.iterdir() if p.is_dir())
+    assert data["default"]["test"].num_rows == lines
+    assert sum(n for columns in data.invisible_text.values() for n in columns.values()) >= 1
+
+
+def test_import_takes_published_pairs_and_refuses_what_does_not_fit(tmp_path):
+    from wordbench.spec import describe
+
+    _distil_set(tmp_path / "d", "polarity_particle_nicht_del.human", ["He is not here."], ["Er ist nicht hier."], ["Er ist hier."])
+    _distil_set(tmp_path / "d", "placeholder_ding.mt", ["The house."], ["Das Haus."], ["Das Ding."])
+    data = _build({"import": str(tmp_path / "d"), "phenomena": "placeholder_ding"})
+    assert [r["incorrect"] for r in data["default"]["test"]] == ["Das Ding."]
+    assert [(c["phenomenon"], c["reference_type"], c["sentences"], c["pairs"]) for c in data["counts"]["test"]] == [
+        ("placeholder_ding", "mt", 1, 1)]
+    assert "import" in [d.name for d in describe(type(_config({})))]
+    with pytest.raises(Exception, match="'import': .*missing is no DistilLingEval folder"):
+        _config({"import": str(tmp_path / "missing")})
+    with pytest.raises(Exception, match="no mt_model or mt_translations"):
+        _config({"import": str(tmp_path / "d"), "mt_translations": str(tmp_path / "x.de")})

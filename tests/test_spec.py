@@ -247,3 +247,20 @@ def test_cli_review_cases(tiny_models, tmp_path):
     result = runner.invoke(cli, ["score", "vast", "--model", str(tiny_models["bert"]), "--option", "layer=99", "--out", str(tmp_path / "r"),
                                  "--data", str(tmp_path / "never-read")])
     assert result.exit_code == 1 and "layer=99" in result.output and "layers 0..2" in result.output
+
+
+def test_a_keyword_field_is_given_by_the_keyword():
+    """A field named after a Python keyword is spelled with a trailing underscore and given as the keyword."""
+
+    @dataclasses.dataclass
+    class Cfg(spec.Spec):
+        import_: str | None = spec.opt(None, "a folder")
+        size: int = spec.opt(1, "a size", ge=1)
+
+    assert spec.parse(Cfg, ["import=here"]).import_ == "here"
+    assert spec.parse(Cfg, {"import_": "there"}).import_ == "there"  # Python's own name, from a dict
+    assert [d.name for d in spec.describe(Cfg)] == ["import", "size"]
+    with pytest.raises(ConfigError, match="given twice"):
+        spec.parse(Cfg, ["import=a", "import=b"])
+    with pytest.raises(ConfigError, match="valid keys: import, size"):
+        spec.parse(Cfg, ["imports=a"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import keyword
 import math
 import types
 import typing
@@ -209,8 +210,8 @@ class Spec:
     def __post_init__(self) -> None:
         hints = _hints(type(self))
         for f in dataclasses.fields(self):
-            value = convert(f.name, getattr(self, f.name), hints[f.name], f.metadata)
-            check_range(f.name, value, f.metadata)
+            value = convert(field_key(f.name), getattr(self, f.name), hints[f.name], f.metadata)
+            check_range(field_key(f.name), value, f.metadata)
             object.__setattr__(self, f.name, value)  # frozen dataclasses too: the declared type, e.g. 10 -> 10.0
         self.validate()
 
@@ -234,22 +235,31 @@ def split_pair(item: str, source: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
+def field_key(name: str) -> str:
+    """The key a field is given by: its name, or for a Python keyword spelled with a trailing underscore (``import_``)
+    the keyword itself (``--set import=...``)."""
+    return name[:-1] if name.endswith("_") and keyword.iskeyword(name[:-1]) else name
+
+
 def parse(cls: type, items: Iterable[str] | dict[str, Any] | None = None, *, source: str = "--set",
           fixed: dict[str, Any] | None = None):
     """An instance of the declared dataclass ``cls`` from ``KEY=VALUE`` strings or a dict of Python values.
     An unknown or repeated key is refused, and so is a value that contradicts a command-line switch in
     ``fixed`` (``--faithful --set faithful=false``); the switch's value is then set."""
-    fields = {f.name: f for f in dataclasses.fields(cls)}
+    fields = {field_key(f.name): f for f in dataclasses.fields(cls)}
     hints = _hints(cls)
     pairs = list(items.items()) if isinstance(items, dict) else [split_pair(i, source) for i in (items or ())]
     values: dict[str, Any] = {}
     for key, raw in pairs:
+        if key not in fields and key in {f.name for f in fields.values()}:  # a dict of Python names (import_)
+            key = field_key(key)
         if key not in fields:
             what = {"--set": "config key", "--option": "scoring option", "--model-option": "model option"}.get(source, f"{source} key")
             raise ConfigError(f"unknown {what} '{key}' for {_owner(cls)}; valid keys: {', '.join(fields) or 'none'}")
-        if key in values:
+        name = fields[key].name
+        if name in values:
             raise ConfigError(f"{source} {key} is given twice: give each key once")
-        values[key] = convert(key, raw, hints[key], fields[key].metadata)
+        values[name] = convert(key, raw, hints[name], fields[key].metadata)
     for key, switch in (fixed or {}).items():
         if key in values and values[key] != switch:
             raise ConfigError(f"{source} {key}={values[key]!r} contradicts --{key}: give one of them")
@@ -305,7 +315,7 @@ def describe(cls: type) -> list[FieldDoc]:
     for f in dataclasses.fields(cls):
         kind = type_name(hints[f.name])
         bounds = _bounds(f.metadata)
-        rows.append(FieldDoc(f.name, kind + (f", {bounds}" if bounds else ""), _shown(f.default), f.metadata.get("help", "")))
+        rows.append(FieldDoc(field_key(f.name), kind + (f", {bounds}" if bounds else ""), _shown(f.default), f.metadata.get("help", "")))
     return rows
 
 

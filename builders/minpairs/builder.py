@@ -27,7 +27,7 @@ from wordbench.errors import ConfigError, SourceError
 from wordbench.identity import model_version
 from wordbench.spec import Spec, faithful_opt, opt, seed_opt, template_problem
 
-from ..base import Builder
+from ..base import Builder, free_text
 from ..sources.base import SourceInfo, file_sha8, seeded_key
 from ..sources.german import Analysis, load_analyzer
 from ..sources.parallel import TRANS_DE_EN, Pair, load_pairs, parallel_info, parallel_problem, sentence_lines
@@ -60,6 +60,13 @@ Phenomenon = Literal["clause_omission", "hypercorrect_genitive", "np_agreement",
 assert set(typing.get_args(Phenomenon)) == set(PHENOMENA), "the declared phenomena are the rules"
 
 
+def _import_problem(value: str | None) -> str | None:
+    path = Path(value).expanduser() if value else None
+    if path is None or path.is_dir() or (path.is_file() and path.suffix == ".json"):
+        return None
+    return f"{value} is no DistilLingEval folder nor LingEval97 .json file: give the folder of <phenomenon>.<human|mt> sets"
+
+
 @dataclass
 class Config(Spec):
     parallel: str = opt(TRANS_DE_EN, "English-German pairs: trans-de-en | ding:PATH | SRC.en,TGT.de | hf:ID[:CONFIG[:SPLIT]]",
@@ -78,11 +85,18 @@ class Config(Spec):
     max_per_phenomenon: int | None = opt(None, "a seeded sample of each phenomenon x reference type", ge=1)
     variants: Literal["paper", "all", "one"] = opt("paper", "paper: as the authors' sets, one seeded variant per edited position, one per "
                                                      "sentence for placeholder_ding, clause_omission and hypercorrect_genitive; all: every "
-                                                     "distinct variant (np_agreement: every determiner); one: one seeded variant per sentence")
+                                                     "distinct variant (np_agreement: every determiner; polarity_affix_del: stems longer than the authors' too); "
+                                                     "one: one seeded variant per sentence")
     seed: int = seed_opt()
     faithful: bool = faithful_opt()
+    import_: str | None = opt(None, "a DistilLingEval folder (or one of its sets) or a LingEval97 .json whose pairs are the data, "
+                                    "as published (no rule runs; phenomena and max_per_phenomenon select from them)", check=_import_problem)
 
     def validate(self) -> None:
+        if self.import_ is not None:
+            if self.mt_model or self.mt_translations:
+                raise ConfigError("import takes its pairs as published: give no mt_model or mt_translations with it")
+            return
         if self.mt_model and self.mt_translations:
             raise ConfigError("give mt_model or mt_translations, not both")
         if "mt" in self.references and not (self.mt_model or self.mt_translations):
@@ -146,7 +160,7 @@ def licensed(edits: Sequence[Edit], human_edits: Sequence[Edit]) -> list[Edit]:
 
 class MinPairsBuilder(Builder):
     name = "minpairs"
-    version = "1.7.0"
+    version = "1.8.0"
     Config = Config
     schema = {"default": FEATURES, "counts": COUNT_FEATURES}
     configs = ("default", "counts")
@@ -154,9 +168,10 @@ class MinPairsBuilder(Builder):
     fields = {
         "id": "stable pair id", "phenomenon": "the error type (one rule each, section 3.1)",
         "reference_type": "human: the human translation edited; mt: a machine translation of the same source edited",
-        "source": "the English source sentence", "correct": "the German reference", "incorrect": "the contrastive variant",
+        "source": free_text("the English source sentence"), "correct": free_text("the German reference"),
+        "incorrect": free_text("the contrastive variant"),
         "edit": "character span of the reference that was replaced (start, end, before, after)",
-        "pair_id": "id of the source-reference pair the variant comes from", "reference": "the human reference",
+        "pair_id": "id of the source-reference pair the variant comes from", "reference": free_text("the human reference"),
         "system": "the MT system of a machine reference (empty for human ones)",
         "sentences": "references the rule was tried on", "pairs": "contrastive pairs made",
         **{f"dropped_{d}": f"references dropped: {d.replace('_', ' ')}" for d in DROPS},
@@ -184,6 +199,9 @@ class MinPairsBuilder(Builder):
         return [x / sum(shares) for x in shares]
 
     def sources(self, config: Config) -> list[SourceInfo]:
+        if config.import_ is not None:
+            path = Path(config.import_).expanduser()
+            return [SourceInfo("import", f"published pairs {path.name}", f"file-sha256-{file_sha8(path)}")]
         _, refs = self._check(config)
         out = [parallel_info(config.parallel), self.analyzer(config.analyzer).info]
         if "mt" in refs:
@@ -222,6 +240,8 @@ class MinPairsBuilder(Builder):
     def build(self, config: Config, progress: bool = False,
               translations: dict[str, list[str]] | None = None) -> dict[str, datasets.DatasetDict]:
         """``translations``: each mt_model's translations of its ``translation_jobs`` sources (the translate stage's output)."""
+        if config.import_ is not None:
+            return self._imported(config)
         phenomena, refs = self._check(config)
         pairs, index, total = self._pairs(config)
         analyzer = self.analyzer(config.analyzer)
@@ -251,6 +271,25 @@ class MinPairsBuilder(Builder):
         per_set = Counter((r["phenomenon"], r["reference_type"]) for r in rows)
         for c in counts:
             c["pairs"] = per_set[(c["phenomenon"], c["reference_type"])]
+        return {
+            "default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)}),
+            "counts": datasets.DatasetDict({"test": datasets.Dataset.from_list(counts, features=COUNT_FEATURES)}),
+        }
+
+    def _imported(self, config: Config) -> dict[str, datasets.DatasetDict]:
+        """The pairs of a published folder or file, unchanged, with the selected phenomena and sample; ``counts`` holds
+        their sentences and pairs per set (nothing is dropped: no rule ran)."""
+        path = Path(config.import_).expanduser()
+        phenomena, _ = self._check(config)
+        rows = read_distillingeval(path) if path.is_dir() else read_lingeval97(path)
+        rows = self._sample(config, [r for r in rows if r["phenomenon"] in phenomena])
+        if not rows:
+            raise SourceError(f"{path} holds no pairs of {', '.join(phenomena)}")
+        sets: dict[tuple[str, str], list[dict]] = {}
+        for r in rows:
+            sets.setdefault((r["phenomenon"], r["reference_type"]), []).append(r)
+        counts = [{**self._count(ph, ref, len({r["correct"] for r in items}), Counter()), "pairs": len(items)}
+                  for (ph, ref), items in sorted(sets.items(), key=lambda k: (REFERENCE_TYPES.index(k[0][1]), k[0][0]))]
         return {
             "default": datasets.DatasetDict({"test": datasets.Dataset.from_list(rows, features=FEATURES)}),
             "counts": datasets.DatasetDict({"test": datasets.Dataset.from_list(counts, features=COUNT_FEATURES)}),
@@ -421,7 +460,8 @@ span, text before and after). Eight error types, one rule each:
 - **placeholder_ding**: one random noun replaced by the uninflected placeholder "Ding".
 - **hypercorrect_genitive**: after entgegen, entsprechend, gegenüber, gemäß, nahe, nebst, samt, mitsamt
   or seit, the dative noun phrase turned into the genitive (determiner, strong adjective endings, noun).
-- **polarity_affix_del**: the prefix un- deleted from an adjective, adverb or noun when the rest is a word.
+- **polarity_affix_del**: the prefix un- deleted from an adjective, adverb, participle or noun when the rest, a stem
+  of at most nine letters as in the authors' sets (`variants=all`: any length), is a German word in use.
 - **polarity_particle_kein_del**: kein* -> ein*; **polarity_particle_nicht_del**: "nicht" deleted.
 - **clause_omission**: one segment of a reference that the sentence splitter (also at ; and :) divides.
 - **np_agreement**: a determiner replaced by a form of its paradigm that agrees with none of the noun's
@@ -470,7 +510,10 @@ BENCHMARK = Benchmark(
         "have 1.29 and 1.15. Neither the paper nor LingEval97's description says which positions were kept, and "
         "their human sets are not published in a readable form, so the machine sets cannot be checked against them "
         "(section 3.3). `variants=one` makes one seeded variant per sentence, the nearer choice where the number of "
-        "pairs per sentence matters."),
+        "pairs per sentence matters.\n"
+        "- polarity_affix_del judges no meaning beyond the lookup of the positive form, as the authors' sets (unlängst "
+        "-> längst, unheimlich -> heimlich); it also varies Unfall -> Fall, which their sets leave out.\n"
+        "- `import=FOLDER` builds the authors' published pairs as they are (no rule runs)."),
     summary="English-German contrastive minimal pairs from human and machine references: accuracy and distributional discrepancy",
     builder_path="wordbench.builders.minpairs.builder:MinPairsBuilder",
     scorer_path="wordbench.scorers.minpairs:MinPairsScorer",

@@ -27,7 +27,9 @@ def diff_edit(correct: str, incorrect: str) -> dict:
 
 
 def _line(text: str) -> str:
-    return " ".join(text.split())  # one sentence per line: no newline or tab survives
+    """``text`` as one line of the layout: a line break becomes a space, every other character is kept as published
+    (a zero-width space, a soft hyphen, a double space), so the files read back as the same text."""
+    return text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
 
 
 def write_distillingeval(rows: list[dict], folder: Path) -> list[str]:

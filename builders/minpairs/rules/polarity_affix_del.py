@@ -1,36 +1,30 @@
+"""Polarity affix deletion (section 3.1, after Sennrich 2017): the negation prefix un- deleted from an adjective,
+adverb or noun "in cases where this changes the polarity of the word", i.e. where the word without it exists.
+
+The rule is the authors' method, stated generally: the only affix is the prefix un- (the paper's; their sets delete
+no in-, ir-, a-, -los or -frei); a word counts as negated when it is an adjective, adverb, noun or participle that
+is un- + a positive form; the positive form exists when the rest, as written (a noun keeps its capital), or the rest
+of the un-word's lemma is a form the German lexicon knows and that is attested in present-day German (wordfreq's
+German list). Like the authors, the rule makes no judgement of meaning beyond that lookup (unlängst -> längst,
+unheimlich -> heimlich are in their sets), and it varies a short stem only, of at most ``MAX_STEM`` letters: in the
+authors' sets stems of 9 letters are the most frequent length and none is longer (unpersönlich, Unfreundlichkeit,
+unvergesslich stand unvaried beside a varied un-word), the mark of a bounded lookup. ``variants=all`` (every
+position) varies longer stems too (uninteressant -> interessant). The variant's anchor
+(the phenomenon word a machine reference must share with its human reference, section 3.3) is the un-word's lemma
+(a participle's own form), so "unpopulären" is validated by a human "unpopulär". A noun's positive keeps its
+inflection: where the lexicon knows the un-noun's case and number, the positive must have them too (Unruhen ->
+Ruhen is no variant: Ruhe has no plural).
+"""
+
 from functools import lru_cache
 
+from ...sources.german import noun_readings
 from ..edits import Edit, Rule, replace
 from ..morph import is_word
 
-# Lemmas whose un- does not negate, so deleting it flips no polarity: the augmentative un- (Unmenge, Unsumme, Unzahl,
-# Unkosten, Untiefe), the pejorative un- of concrete nouns (Unkraut, Untier, Unwetter, Unmensch, Untat, Unwort, Unort,
-# Unding, Unwesen, Unrat), and words whose rest is another word rather than the positive (Unfall is no negated Fall,
-# Unmut no negated Mut, unvergesslich no negated vergesslich, unheimlich no negated heimlich, unbedingt "absolutely"
-# no negated bedingt, -förmig only a suffix, ungemein an intensifier).
-_NOT_NEGATING = frozenset((
-    "unmenge", "unsumme", "unzahl", "unkosten", "untiefe", "unkraut", "untier", "unwetter", "unmensch", "untat",
-    "unwort", "unort", "unding", "unwesen", "unrat", "ungeziefer", "unfall", "unmut", "unruhen", "ungeheuer",
-    "ungeheur", "ungeheuerlich", "unvergesslich", "unvergeßlich", "unheimlich", "unbedingt", "unförmig", "ungemein",
-    "ungeachtet", "unlängst", "unwillkürlich", "ungar", "ungarn",
-))
-_ENDINGS = ("", "e", "en", "es", "er", "em", "n", "s", "ns", "ern")
-_LINKS = ("", "s", "es", "n", "en", "-")  # linking elements between a compound's parts
-_TAIL_MIN = 3  # a compound's last part
-_LEXICAL_TAIL_MIN = 4  # what follows a _NOT_NEGATING stem to make a compound of it (Unratshaufen; not unrat + sam)
-_HEAD_MIN = 5  # a compound's first part: Sicherheits-, not Ions- (Unionsebene is no un- + Ionsebene)
-_ADJECTIVE_SUFFIXES = ("lich", "bar", "ig", "sam", "haft", "isch")
-
-
-def _not_negating(w) -> bool:
-    """A form of a _NOT_NEGATING lemma, or a compound it begins (Unfallstelle, Unwetterwarnung)."""
-    for low in {w.text.lower(), (w.lemma or "").lower()}:
-        for stem in _NOT_NEGATING:
-            tail = low[len(stem):]
-            if low.startswith(stem) and (tail in _ENDINGS or len(tail) >= _LEXICAL_TAIL_MIN and (
-                    is_word(tail.capitalize()) or is_word(tail) or tail[0] == "s" and is_word(tail[1:].capitalize()))):
-                return True
-    return False
+PREFIX = "un"
+MIN_STEM = 3  # ungut -> gut
+MAX_STEM = 9  # unersetzbar -> ersetzbar; see the module's note (no bound with every_position)
 
 
 @lru_cache(maxsize=None)
@@ -42,34 +36,26 @@ def _in_use(word: str) -> bool:
     return wordfreq.zipf_frequency(word, "de") > 0
 
 
-def _known(word: str) -> bool:
-    return is_word(word) and _in_use(word)
+def positive_exists(rest: str, lemma_rest: str) -> bool:
+    """The word without un- is German in use, as a form (unerwartet: erwartet) or through the un-word's lemma
+    (unsittliche: sittlich)."""
+    forms = [rest] + ([lemma_rest] if lemma_rest else [])
+    return any(is_word(f) for f in forms) and any(_in_use(f) for f in forms)
 
 
-def _positive_exists(rest: str, lemma_rest: str, noun: bool) -> bool:
-    """The word without un- is German in use: as a form or through the un-word's lemma (unsittliche: sittlich), as
-    the -heit or -keit noun of such an adjective (Unerträglichkeit: erträglich), or as a compound whose first part
-    is such a word and whose last part is a word (Unsicherheitsmarge: Sicherheit + Marge)."""
-    forms = [rest if noun else rest.lower()] + ([lemma_rest] if lemma_rest else [])
-    if any(is_word(f) for f in forms) and any(_in_use(f) for f in forms):
-        return True
-    base = rest[:-4].lower() if noun and rest.endswith(("heit", "keit")) else ""
-    if base.endswith(_ADJECTIVE_SUFFIXES) and _known(base):
-        return True
-    for i in range(len(rest) - _TAIL_MIN, _HEAD_MIN - 1, -1):
-        head, tail = rest[:i], rest[i:]
-        if not tail.isalpha() or not is_word(tail.capitalize() if noun else tail):
-            continue
-        for link in _LINKS:
-            if head.endswith(link) and len(head) - len(link) >= _HEAD_MIN:
-                first = head[:len(head) - len(link)] if link else head
-                if any(_known(f) for f in (first, first.capitalize(), first.lower())):
-                    return True
-    return False
+def keeps_inflection(word: str, rest: str) -> bool:
+    """A noun's positive is the same case and number as the un-noun wherever the lexicon knows the un-noun's forms:
+    Unruhen (a plural) has no positive, since Ruhe has no plural (Ruhen is only the verb's noun)."""
+    own = {(case, number) for case, number, _ in noun_readings(word)}
+    return not own or bool(own & {(case, number) for case, number, _ in noun_readings(rest)})
+
+
+def _cased(word: str, capital: bool) -> str:
+    return word[:1].upper() + word[1:] if capital else word.lower()
 
 
 class PolarityAffixDel(Rule):
-    """Delete the prefix un- of an adjective, adverb or noun when the rest is a word (unerwartet -> erwartet)."""
+    """Delete the prefix un- of an adjective, adverb, participle or noun when the rest is a word (unerwartet -> erwartet)."""
 
     name = "polarity_affix_del"
     description = "the negating prefix un- deleted"
@@ -77,19 +63,19 @@ class PolarityAffixDel(Rule):
     def candidates(self, analysis) -> list[Edit]:
         out = []
         for w in analysis.words:
-            low = w.text.lower()
+            rest = w.text[len(PREFIX):]
             adjectival = w.upos in ("ADJ", "ADV", "NOUN") or w.xpos == "VVPP"  # a participle: unausgewogen, ungeklärt
-            # un + at least a four-letter word; "unter" (Unterschied) is a prefix of its own, not un- + ter-.
-            if not adjectival or not low.startswith("un") or len(low) < 6 or low.startswith("unter") or _not_negating(w):
+            too_long = len(rest) > MAX_STEM and not self.every_position
+            if not adjectival or w.text[:len(PREFIX)].lower() != PREFIX or not rest.isalpha() or len(rest) < MIN_STEM or too_long:
                 continue
-            noun = w.upos == "NOUN"
-            rest = w.text[2:]
             # A noun and a sentence-initial word keep their capital (Unklar ist ... -> Klar ist ...).
-            rest = rest[:1].upper() + rest[1:] if noun or w.text[:1].isupper() else rest
+            capital = w.upos == "NOUN" or w.text[:1].isupper()
             lemma = w.lemma or ""
-            lemma_rest = lemma[2:] if lemma.lower().startswith("un") and len(lemma) > 5 else ""
-            if lemma_rest:
-                lemma_rest = lemma_rest[:1].upper() + lemma_rest[1:] if noun else lemma_rest.lower()
-            if _positive_exists(rest, lemma_rest, noun):
-                out.append(replace(w, rest))
+            lemma_rest = lemma[len(PREFIX):] if lemma[:len(PREFIX)].lower() == PREFIX and len(lemma) > len(PREFIX) + MIN_STEM else ""
+            rest = _cased(rest, capital)
+            if w.upos == "NOUN" and not keeps_inflection(w.text, rest):
+                continue
+            if positive_exists(rest, _cased(lemma_rest, w.upos == "NOUN") if lemma_rest else ""):
+                # the lemma where it is the un-word's own (a participle's lemma is its verb: the participle itself)
+                out.append(replace(w, rest, ((lemma if lemma_rest and w.xpos != "VVPP" else w.text).lower(),)))
         return out

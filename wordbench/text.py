@@ -1,0 +1,65 @@
+"""Characters a reader or a model cannot see as letters, defined once for every check of text.
+
+Invisible here means a control character other than tab and newline (Cc), a format character (Cf: zero-width
+space, soft hyphen, bidi overrides), a private-use character (Co), or any of Unicode's Default_Ignorable_Code_Point
+set (which adds the combining grapheme joiner U+034F, the variation selectors, the Hangul fillers and the reserved
+ignorable blocks, none of them Cc/Cf/Co). The set is derived from the Unicode data of the ``regex`` package
+(``\\p{Default_Ignorable_Code_Point}``) and Python's ``unicodedata``, never listed by hand.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+import unicodedata
+
+_CATEGORIES = ("Cc", "Cf", "Co")
+_KEPT = "\t\n\r"  # line structure, not hidden text
+
+
+def _invisible(cp: int, ignorable: frozenset[int]) -> bool:
+    c = chr(cp)
+    return c not in _KEPT and (cp in ignorable or unicodedata.category(c) in _CATEGORIES)
+
+
+@functools.lru_cache(maxsize=None)
+def invisible_ranges() -> tuple[tuple[int, int], ...]:
+    """The code point ranges of invisible characters (surrogates aside: UTF-8 text cannot hold them), computed once."""
+    import regex
+
+    every = "".join(chr(cp) for cp in range(sys.maxunicode + 1) if not 0xD800 <= cp <= 0xDFFF)
+    ignorable = frozenset(ord(c) for m in regex.finditer(r"\p{Default_Ignorable_Code_Point}+", every) for c in m.group())
+    ranges, start = [], None
+    for cp in range(sys.maxunicode + 2):
+        bad = cp <= sys.maxunicode and not 0xD800 <= cp <= 0xDFFF and _invisible(cp, ignorable)
+        if bad and start is None:
+            start = cp
+        elif not bad and start is not None:
+            ranges.append((start, cp - 1))
+            start = None
+    return tuple(ranges)
+
+
+@functools.lru_cache(maxsize=None)
+def _pattern() -> re.Pattern:
+    return re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in invisible_ranges()) + "\\ud800-\\udfff]")
+
+
+@functools.lru_cache(maxsize=None)
+def invisible_re2() -> str:
+    """The same class for pyarrow's RE2, which searches a whole column without making Python strings of it."""
+    return "[" + "".join(f"\\x{{{a:x}}}-\\x{{{b:x}}}" for a, b in invisible_ranges()) + "]"
+
+
+def invisible_char(text: str) -> str | None:
+    """The first character of ``text`` a model cannot see as a letter, described (``U+200B ZERO WIDTH SPACE``);
+    None if there is none."""
+    found = _pattern().search(text)
+    if found is None:
+        return None
+    c = found.group()
+    return f"U+{ord(c):04X} {unicodedata.name(c, _UNNAMED.get(unicodedata.category(c), 'unassigned character'))}"
+
+
+_UNNAMED = {"Cc": "control character", "Co": "private-use character"}
