@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from wordbench.errors import WordbenchError, user_errors
+from wordbench.errors import WordbenchError, user_errors, warn
 
 from . import __version__
 
@@ -454,20 +454,26 @@ def leaderboard(folder, out, html_page):
     """Print the leaderboard of a results folder (publish-results --local, or a downloaded results repo)."""
     from wordbench.files import check_output_file, write_output
 
-    from .leaderboard import leaderboard_html, leaderboard_markdown, stored_summaries, submissions_markdown
+    from .leaderboard import leaderboard_html, leaderboard_markdown, stored_runs, submissions_markdown
 
     for path, flag in ((out, "--out"), (html_page, "--html")):
         if path:
             check_output_file(path, flag)
-    summaries = stored_summaries(folder)
+    runs, skipped = stored_runs(folder)
+    for line in skipped:
+        warn(f"skipped: {line}")
+    summaries = [s for _, s in runs]
     if not summaries:
-        raise WordbenchError(f"{folder} holds no published run (runs/<benchmark>/<model>/<hash>/summary.json)")
+        raise WordbenchError(f"{folder} holds no readable published run (runs/<benchmark>/<model>/<hash>/summary.json)"
+                             + (f"; {len(skipped)} skipped" if skipped else ""))
     text = submissions_markdown(folder) + leaderboard_markdown(summaries)
     if out:
         write_output(out, text, "--out")
     if html_page:
         write_output(html_page, leaderboard_html(folder, summaries, base=folder.resolve().as_uri() + "/"), "--html")
     click.echo(text)
+    if skipped:
+        warn(f"{len(skipped)} run(s) of {folder} skipped: their summary.json cannot be read (see above)")
 
 
 def _package_dir(module: str, package: str) -> Path:
@@ -554,7 +560,10 @@ def submit(model, queue_spec, dtype, revision, submitter, token):
     from .queue import open_queue
     from .submit import admit
 
-    request = admit(packaged(model), open_queue(queue_spec, token), dtype, submitter, revision, token)
+    queue = open_queue(queue_spec, token)
+    request = admit(packaged(model), queue, dtype, submitter, revision, token)
+    for item in queue.scan()[1]:  # another file of the queue holds no readable request: the maintainer should know
+        warn(f"{item.reason} (a worker sets it aside)")
     click.echo(f"queued {request.id}: {request.model}@{request.revision} ({request.family}, {request.dtype}, "
                f"{request.params if request.params is not None else '?'} parameters, profile {request.profile}, "
                f"{len(request.suite)} benchmarks)")
@@ -588,13 +597,23 @@ def worker(queue_spec, results, runs, device, once, until_empty, poll, worker, t
 
 @cli.command("queue")
 @click.argument("queue_spec", metavar="QUEUE")
+@click.option("--create", is_flag=True, help="Create QUEUE (a folder, with queue.json holding the default settings) if it does not exist.")
 @TOKEN_OPTION
 @user_errors
-def queue_cmd(queue_spec, token):
-    """List a queue's requests by status, with each failure's reason."""
-    from .queue import STATUSES, open_queue
+def queue_cmd(queue_spec, create, token):
+    """List a queue's requests by status, with each failure's reason and every file that holds no readable request."""
+    import json
 
-    requests = open_queue(queue_spec, token).requests()
+    from wordbench.files import write_output
+
+    from .queue import DEFAULT_SETTINGS, SETTINGS_FILE, STATUSES, LocalQueue, open_queue
+
+    queue = open_queue(queue_spec, token, create=create)
+    if create and isinstance(queue, LocalQueue) and not (queue.folder / SETTINGS_FILE).exists():
+        write_output(queue.folder / SETTINGS_FILE, json.dumps(DEFAULT_SETTINGS, indent=1) + "\n", "--create")
+        click.echo(f"created {queue.folder} (settings: {queue.folder / SETTINGS_FILE})")
+    queue.settings()  # a settings file with a problem is one line here too
+    requests, unreadable = queue.scan()
     for status in STATUSES:
         group = [r for r in requests if r.status == status]
         if not group:
@@ -604,7 +623,11 @@ def queue_cmd(queue_spec, token):
             extra = f" worker {r.worker}" if status == "RUNNING" else ""
             extra += f": {r.reason}" if r.reason else ""
             click.echo(f"  {r.id}  {r.model}@{r.revision} {r.dtype} by {r.submitter}{extra}")
-    if not requests:
+    if unreadable:
+        click.echo(f"UNREADABLE ({len(unreadable)}; a worker sets each aside)")
+        for item in unreadable:
+            click.echo(f"  {item.reason}")
+    if not requests and not unreadable:
         click.echo("no requests")
 
 

@@ -7,6 +7,7 @@ A built folder and a local published folder are the same thing:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -16,6 +17,7 @@ from datetime import date
 from pathlib import Path
 
 import datasets
+from filelock import FileLock
 
 from wordbench.spec import as_dict as config_dict, parse
 from wordbench.errors import ConfigError, DataFormatError, SourceError
@@ -212,6 +214,12 @@ def build(name: str, overrides=(), out: Path | None = None, force: bool = False,
     sources = builder.sources(config)
     sig = data_signature(bench.name, builder.version, sources, config, bench.paper)
     folder = Path(out) if out else cache_dir("builds", bench.name) / short_hash(sig)
+    # One builder per cache folder: workers that need the same default data wait for the first build, then read it.
+    with FileLock(str(folder.parent / f".{folder.name}.lock")) if out is None else contextlib.nullcontext():
+        return _build_locked(builder, bench, config, sources, sig, folder, force, progress, device, dtype)
+
+
+def _build_locked(builder, bench, config, sources, sig, folder: Path, force, progress, device, dtype) -> tuple[Path, dict]:
     meta = _read_meta(folder)
     if meta is not None and meta.get("signature") == sig and not force:
         return folder, meta

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import datasets
 
-from wordbench.errors import ConfigError, DataFormatError
+from wordbench.errors import ConfigError, DataFormatError, WordbenchError, warn
 
 from .registry import get
-from .results import RunFolder
+from .results import RunFolder, for_tables, md_cell
 
 MARKER = ".wordbench-results.json"  # written into every results folder: the only folders this module replaces
 MAX_LIST = 64  # numeric lists up to this long become indexed cells (per-layer curves); longer ones are figure data
@@ -117,9 +117,12 @@ def collect(runs: list[Path], folder: Path, records: bool = True, repo_id: str |
     (folder / MARKER).write_text(json.dumps({"kind": "wordbench-results"}) + "\n")
     if submission:
         record_submission(folder, submission)
-    new = [(run, run.summary()) for run in (RunFolder(Path(p)) for p in runs)]  # one-line error: not a finished run
-    for _, s in new:
-        get(s["benchmark"])  # a known benchmark
+    unique = {}
+    for run in (RunFolder(Path(p)) for p in runs):
+        s = run.summary()  # one-line error: not a finished run
+        check_summary(s, run.path / "summary.json")
+        unique[(s["benchmark"], run.path.parent.name, run.path.name)] = (run, s)  # a run given twice is stored once
+    new = list(unique.values())
     today = date.today().isoformat()
     replaced = {run.path.name for run, _ in new}
     results = [r for r in _read(folder, "results") if r["run"] not in replaced]
@@ -148,11 +151,36 @@ def collect(runs: list[Path], folder: Path, records: bool = True, repo_id: str |
             "detail_rows": len(details)}
 
 
-def stored_summaries(folder: Path) -> list[dict]:
-    out = []
+def check_summary(s: dict, path: Path) -> None:
+    """What the leaderboard reads of a summary is there: a known benchmark, the model's name, metrics, a signature."""
+    get(s["benchmark"])
+    model = s.get("model")
+    if not (isinstance(model, dict) and isinstance(model.get("name"), str) and isinstance(s.get("metrics"), dict)
+            and isinstance(s.get("signature"), str)):
+        raise DataFormatError(f"{path}: not a wordbench summary (model.name, metrics and signature expected)")
+
+
+def stored_runs(folder: Path) -> tuple[list[tuple[Path, dict]], list[str]]:
+    """(path, summary) of every stored run that can be read, and one line for each that cannot (a summary.json that is
+    no JSON, or no summary of a benchmark this wordbench knows): one damaged run never hides the others."""
+    runs, skipped = [], []
     for path in sorted((Path(folder) / "runs").glob("*/*/*/summary.json")):
-        out.append(json.loads(path.read_text(encoding="utf-8")))
-    return out
+        try:
+            s = RunFolder(path.parent).summary()
+            check_summary(s, path)
+        except WordbenchError as exc:
+            skipped.append(str(exc))
+            continue
+        runs.append((path, s))
+    return runs, skipped
+
+
+def stored_summaries(folder: Path, report: bool = True) -> list[dict]:
+    """The readable stored summaries; each one skipped is a warning (``report``)."""
+    runs, skipped = stored_runs(folder)
+    for line in skipped if report else ():
+        warn(f"skipped: {line}")
+    return [s for _, s in runs]
 
 
 def submission_rows(folder: Path) -> tuple[list[str], list[dict]]:
@@ -160,8 +188,7 @@ def submission_rows(folder: Path) -> tuple[list[str], list[dict]]:
     benchmark's column its headline figure, interval and run report; a run scored with options that are no declared
     submission profile's says which."""
     cells: dict[tuple, dict] = {}
-    for path in sorted(Path(folder).glob("runs/*/*/*/summary.json")):
-        s = json.loads(path.read_text(encoding="utf-8"))
+    for path, s in stored_runs(folder)[0]:
         bench = get(s["benchmark"])
         if bench.headline is None:
             continue
@@ -216,13 +243,15 @@ def submissions_markdown(folder: Path) -> str:
     names, rows = submission_rows(folder)
     if not rows:
         return ""
+    from urllib.parse import quote
+
     heads = [f"{get(n).headline.label} {'↑' if get(n).headline.higher_is_better else '↓'}" for n in names]
     lines = ["## Submissions", "", "One row per model (name, revision, dtype); each cell is the benchmark's headline figure with its "
              "interval, linked to its run's report. † marks a run scored with options other than a submission profile's.", "",
              "| model | revision | dtype | " + " | ".join(heads) + " |", "|---|---|---|" + "---|" * len(names)]
     for r in rows:
-        cells = [f"[{_cell_text(r['cells'].get(n))}]({r['cells'][n]['report']})" if n in r["cells"] else "–" for n in names]
-        lines.append(f"| {r['model']} | {r['version']} | {r['dtype']} | " + " | ".join(cells) + " |")
+        cells = [f"[{md_cell(_cell_text(r['cells'].get(n)))}]({quote(r['cells'][n]['report'])})" if n in r["cells"] else "–" for n in names]
+        lines.append(f"| {md_cell(r['model'])} | {md_cell(r['version'])} | {md_cell(r['dtype'])} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n\n"
 
 
@@ -257,7 +286,7 @@ def leaderboard_markdown(summaries: list[dict]) -> str:
 
     parts = []
     for name in sorted({s["benchmark"] for s in summaries}):
-        group = sorted((s for s in summaries if s["benchmark"] == name), key=lambda s: s["model"]["name"])
+        group = for_tables(sorted((s for s in summaries if s["benchmark"] == name), key=lambda s: s["model"]["name"]))
         rows = ["| model | version | family | dtype | n |", "|---|---|---|---|---|"]
         rows += [f"| {s['model']['name']} | {s['model'].get('version', '')} | {s['model'].get('family', '')} | "
                  f"{s['model'].get('dtype', '')} | {s.get('n')} |" for s in group]
@@ -273,7 +302,8 @@ def leaderboard_html(folder: Path, summaries: list[dict], base: str = "") -> str
 
     from markdown_it import MarkdownIt
 
-    body = MarkdownIt("commonmark").enable("table").render(leaderboard_markdown(summaries))
+    # html off: markup in the markdown (a model's name) is shown as text, never run
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(leaderboard_markdown(summaries))
     figures = []
     for path in sorted(Path(folder).glob("runs/*/*/*/plots/*.png")):
         run = path.parent.parent

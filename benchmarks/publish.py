@@ -14,34 +14,25 @@ import re
 import shutil
 from pathlib import Path
 
-from wordbench.errors import ConfigError, DataFormatError, WordbenchError
+from wordbench.errors import ConfigError, DataFormatError
 
 from wordbench.files import check_writable
 
+from .hubfaults import HubFault, hub_fault
 from .hub import SIGNATURE_FILE, _load_folder, _read_meta, build, card_text
 from .registry import get
 
-LOGIN_HINT = "log in with 'hf auth login', set HF_TOKEN, or pass --token"
 _ENTRY = re.compile(r"^- v(\d+\.\d+\.\d+)\b")
 VERSION = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)", re.ASCII)  # MAJOR.MINOR.PATCH, no leading zeros
 MARKER = ".wordbench-publish.json"  # written into every publish folder: the only folders publish replaces
 
 
-class PublishError(WordbenchError):
+class PublishError(HubFault):
     """The Hub refused or could not be reached."""
 
 
-def _scrub(text: str, token: str | None) -> str:
-    """``text`` with any token (given or from HF_TOKEN) replaced by ``***``."""
-    for secret in (token, os.environ.get("HF_TOKEN")):
-        if secret:
-            text = text.replace(secret, "***")
-    return text
-
-
 def _hub_error(what: str, exc: Exception, token: str | None) -> PublishError:
-    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return PublishError(_scrub(f"{what} failed: {first} ({LOGIN_HINT})", token))
+    return hub_fault(what, exc, token, cls=PublishError)
 
 
 def changelog_entries(card: str) -> list[str]:

@@ -8,73 +8,197 @@ killed) is claimed again and resumes from its run folders."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
+import re
 import time
+import typing
 import uuid
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Literal
 
-from wordbench.errors import ConfigError, DataFormatError
+from wordbench.errors import ConfigError, DataFormatError, warn
 from wordbench.files import write_output
+from wordbench.spec import check_range, convert, opt
+
+from .hubfaults import hub_errors
+from .suite import parse_names
+from .registry import get
 
 STATUSES = ("PENDING", "RUNNING", "FINISHED", "FAILED")
+DTYPES = ("float32", "bfloat16", "float16")
 SETTINGS_FILE = "queue.json"
-DEFAULT_SETTINGS = {
-    "max_params": 20_000_000_000,  # parameters a submitted model may have
-    "allow_pickle": False,  # pickle checkpoints can run code when loaded
-    "lease_s": 300,  # a RUNNING claim runs out this long after its worker's last renewal
-    "profile": "full",  # the submission profile every request is scored with (quick: a CPU's)
-    "suite": "all",  # the benchmarks of the suite
-    "dtype": "float32",  # what a submission computes in unless it asks otherwise
-    "data": {},  # benchmark -> its data (folder, file or HUB_ID@REVISION) for one with no default data, or in its place
-    "max_pending": 10,  # PENDING requests one submitter may have at once (one person cannot flood the queue)
-}
+SET_ASIDE = "set-aside"  # where a worker moves a request file it cannot read, with the reason beside it
+MIN_LEASE_S = 0.1  # a shorter lease would have its request file rewritten more than 30 times a second
+
+
+def _suite_problem(spec: str) -> str | None:
+    try:
+        parse_names(spec)
+    except ConfigError as exc:
+        return str(exc)
+    return None
+
+
+def _iso_problem(text: str) -> str | None:
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return f"{text!r} is no ISO time (e.g. 2026-01-31T12:00:00+00:00)"
+    return None
+
+
+def _data_problem(data: dict) -> str | None:
+    for name in data:
+        try:
+            get(name)
+        except ConfigError as exc:
+            return str(exc)
+    return next((f"'{name}' names no data" for name, spec in data.items() if not spec.strip()), None)
+
+
+def _typed(obj) -> None:
+    """Type every field of the dataclass ``obj`` by its declaration (``wordbench.spec``'s conversion and range; a
+    ``dict`` field: text keys, values of its declared type), then check it as a whole (``validate``)."""
+    hints = typing.get_type_hints(type(obj))
+    for f in fields(obj):
+        value = getattr(obj, f.name)
+        if hints[f.name] is dict:
+            value = _typed_mapping(f.name, value, f.metadata["values"])
+        else:
+            value = convert(f.name, value, hints[f.name], f.metadata)
+        check_range(f.name, value, f.metadata)
+        object.__setattr__(obj, f.name, value)
+    obj.validate()
+
+
+def _typed_mapping(key: str, value, kind: type) -> dict:
+    if not isinstance(value, dict):
+        raise ConfigError(f"'{key}' expects an object of name: {kind.__name__}, got {value!r}")
+    return {str(k): convert(f"{key}.{k}", v, kind) for k, v in value.items()}
+
+
+def _mapping(help: str, values: type, required: bool = False, check=None):
+    """A declared ``dict`` field: text keys, values of type ``values``."""
+    meta = {"help": help, "values": values, "check": check}
+    return field(metadata=meta) if required else field(default_factory=dict, metadata=meta)
+
+
+def load_declared(cls, raw, where: str, what: str):
+    """An instance of the declared dataclass ``cls`` from a file's parsed JSON ``raw``: an object with no unknown key
+    and every required one, each value typed; a problem is one line naming the file ``where`` and the key."""
+    if not isinstance(raw, dict):
+        raise DataFormatError(f"{where}: {what} is a JSON object, this is a {type(raw).__name__}")
+    declared = [f.name for f in fields(cls)]
+    unknown = sorted(set(raw) - set(declared))
+    if unknown:
+        raise DataFormatError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; {what} has {', '.join(declared)}")
+    missing = [f.name for f in fields(cls) if f.name not in raw and f.default is dataclasses.MISSING
+               and f.default_factory is dataclasses.MISSING]
+    if missing:
+        raise DataFormatError(f"{where}: key(s) {', '.join(map(repr, missing))} missing")
+    try:
+        return cls(**raw)
+    except ConfigError as exc:
+        raise DataFormatError(f"{where}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class QueueSettings:
+    """A queue's ``queue.json``: every key optional, typed and bounded as the benchmarks' options are."""
+
+    max_params: int = opt(20_000_000_000, "parameters a submitted model may have", ge=1)
+    allow_pickle: bool = opt(False, "admit pickle checkpoints (they can run code when loaded)")
+    lease_s: float = opt(300.0, "a RUNNING claim runs out this long after its worker's last renewal (seconds)", ge=MIN_LEASE_S)
+    profile: str = opt("full", "the submission profile every request is scored with (quick: a CPU's)", nonempty=True)
+    suite: str = opt("all", "the benchmarks of the suite: all, or NAME,NAME", nonempty=True, check=_suite_problem)
+    dtype: Literal["float32", "bfloat16", "float16"] = opt("float32", "what a submission computes in unless it asks otherwise")
+    max_pending: int = opt(10, "PENDING requests one submitter may have at once (one person cannot flood the queue)", ge=1)
+    data: dict = _mapping("benchmark -> its data (folder, file or HUB_ID@REVISION) for one with no default data, or in its "
+                          "place", str, check=_data_problem)
+
+    def __post_init__(self):
+        _typed(self)
+
+    def validate(self) -> None:
+        for name in parse_names(self.suite):  # a profile every benchmark of the suite declares
+            get(name).profile(self.profile)
+
+
+DEFAULT_SETTINGS = asdict(QueueSettings())
+
+
+def read_settings(text: str | None, where: str) -> dict:
+    """The settings file's text (None: no file) through the declared ``QueueSettings``; a problem is one line naming
+    the file and the key."""
+    if text is None:
+        return asdict(QueueSettings())
+    try:
+        given = json.loads(text)
+    except ValueError as exc:
+        raise DataFormatError(f"{where}: not JSON ({exc})") from None
+    return asdict(load_declared(QueueSettings, given, where, "a queue's settings file"))
 
 
 class LeaseLost(ConfigError):
     """The request is no longer this worker's (its lease ran out and another worker took it over)."""
 
 
+def _field(help: str, default=dataclasses.MISSING, **bounds):
+    return opt(default, help, **bounds)
+
+
 @dataclass
 class Request:
-    id: str
-    model: str  # what the submitter gave (an absolute path for a local model)
-    revision: str  # pinned: a Hub commit, or sha256-8 of a local model's files
-    dtype: str
-    family: str
-    submitter: str
-    submitted: str  # ISO time
-    suite: dict  # benchmark -> version
-    profile: str
-    params: int | None = None
-    status: str = "PENDING"
-    worker: str | None = None
-    lease_until: float | None = None
-    attempts: int = 0
-    reason: str | None = None  # a FAILED request's one line
-    finished: str | None = None
-    seconds: dict = field(default_factory=dict)  # benchmark -> wall time of the worker that finished it
+    """One request file, typed by its declaration whether it is built in Python or read from a file."""
+
+    id: str = _field("the request's id, also its file's name", nonempty=True,
+                     check=lambda v: None if re.fullmatch(r"[\w.-]+", v) else "letters, digits, '-', '_' and '.' only")
+    model: str = _field("what the submitter gave (an absolute path for a local model)", nonempty=True)
+    revision: str = _field("pinned: a Hub commit, or sha256-8 of a local model's files", nonempty=True)
+    dtype: Literal["float32", "bfloat16", "float16"] = _field("what the model computes in")
+    family: str = _field("the model's family", nonempty=True)
+    submitter: str = _field("who submitted it")
+    submitted: str = _field("when, as an ISO time", check=_iso_problem)
+    suite: dict = _mapping("benchmark -> version the request is scored on", str, required=True)
+    profile: str = _field("the submission profile", nonempty=True)
+    params: int | None = _field("its parameters (none: unknown)", None, ge=0)
+    status: Literal["PENDING", "RUNNING", "FINISHED", "FAILED"] = _field("where it stands", "PENDING")
+    worker: str | None = _field("the worker holding or having finished it", None)
+    lease_until: float | None = _field("the lease's end, in seconds since the epoch", None)
+    attempts: int = _field("claims so far", 0, ge=0)
+    reason: str | None = _field("a FAILED request's one line", None)
+    finished: str | None = _field("when it finished, as an ISO time", None, check=_iso_problem)
+    seconds: dict = _mapping("benchmark -> wall time of the worker that finished it", float)
+
+    def __post_init__(self):
+        _typed(self)
+
+    def validate(self) -> None:
+        if not self.suite:
+            raise ConfigError("'suite' names no benchmark")
 
     @property
     def identity(self) -> tuple:
-        """What makes two submissions the same: the model, its pinned revision, the dtype, the suite's versions."""
-        return (self.model, self.revision, self.dtype, tuple(sorted(self.suite.items())))
+        """What makes two submissions the same: the model's content (a local model's sha256 of its weights, config and
+        tokenizer files, wherever it lies; a Hub model's id and commit), the dtype, the suite's versions."""
+        what = (self.revision,) if self.revision.startswith("sha256-") else (self.model, self.revision)
+        return (*what, self.dtype, tuple(sorted(self.suite.items())))
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1, sort_keys=True) + "\n"
 
     @classmethod
     def from_json(cls, text: str, where: str) -> "Request":
+        """A request file's text through the declaration; each problem is one line naming the file and the key."""
         try:
             raw = json.loads(text)
-            known = {f.name for f in fields(cls)}
-            request = cls(**{k: v for k, v in raw.items() if k in known})
-        except (ValueError, TypeError) as exc:
-            raise DataFormatError(f"{where}: not a wordbench request ({exc})") from None
-        if request.status not in STATUSES:
-            raise DataFormatError(f"{where}: unknown status {request.status!r}")
-        return request
+        except ValueError as exc:
+            raise DataFormatError(f"{where}: not JSON ({exc})") from None
+        return load_declared(cls, raw, where, "a wordbench request")
 
 
 def now_iso() -> str:
@@ -98,13 +222,31 @@ def claimable(request: Request, now: float) -> bool:
     return request.status == "PENDING" or (request.status == "RUNNING" and (request.lease_until or 0) < now)
 
 
+@dataclass
+class Unreadable:
+    """A file in the requests folder that is no request this wordbench can read (or a copy of one: its name is not
+    its id's), with the one line saying why."""
+
+    path: str
+    reason: str
+
+
 class Queue:
     """What both backends share: reading requests, and the rules of claiming, renewing and finishing."""
 
     def settings(self) -> dict:
         raise NotImplementedError
 
+    def scan(self) -> tuple[list[Request], list[Unreadable]]:
+        """(the requests, oldest first; the files that hold none): one unreadable file never hides the others."""
+        raise NotImplementedError
+
     def requests(self) -> list[Request]:
+        return self.scan()[0]
+
+    def set_aside(self) -> list[Unreadable]:
+        """Move every unreadable request file out of the requests (into ``set-aside/``, its reason beside it), so that
+        no single file stops the workers of a queue; returns what was moved."""
         raise NotImplementedError
 
     def _update(self, change) -> Request | None:
@@ -116,19 +258,28 @@ class Queue:
         def change(requests, settings):
             same = [r for r in requests if r.identity == request.identity and r.status != "FAILED"]
             if same:
+                where = f" ({same[0].model}: the same weights, config and tokenizer)" if same[0].model != request.model else ""
                 raise ConfigError(f"{request.model} ({request.dtype}, revision {request.revision}) is already {same[0].status.lower()} "
-                                  f"as request {same[0].id}")
+                                  f"as request {same[0].id}{where}")
+            if any(r.id == request.id for r in requests):
+                raise ConfigError(f"request id {request.id} is taken in {self}: submit again")
             check_pending(requests, request.submitter, int(settings["max_pending"]))
             return request
         return self._update(change)
 
     def claim(self, worker: str) -> Request | None:
-        """The oldest PENDING request, or a RUNNING one whose lease ran out, now RUNNING under ``worker``'s lease."""
+        """The oldest PENDING request, or a RUNNING one whose lease ran out, now RUNNING under ``worker``'s lease
+        (unreadable request files are set aside first)."""
+        self.set_aside()
+
         def change(requests, settings):
             now, lease = time.time(), float(settings["lease_s"])
             for r in sorted(requests, key=lambda r: (r.submitted, r.id)):
                 if claimable(r, now):
+                    # a takeover remembers whose it was: that worker may be alive, only slow (see hand_back)
+                    taken_from = (r.worker, r.attempts) if r.status == "RUNNING" else None
                     r.status, r.worker, r.lease_until, r.attempts = "RUNNING", worker, now + lease, r.attempts + 1
+                    r.taken_from = taken_from
                     return r
             return None
         return self._update(change)
@@ -138,6 +289,17 @@ class Queue:
         if current is None or current.status != "RUNNING" or current.worker != worker:
             raise LeaseLost(f"request {request.id} is no longer held by {worker}")
         return current
+
+    def hand_back(self, request: Request, worker: str) -> Request:
+        """Undo ``worker``'s takeover of ``request``: its previous holder was found alive (it holds a run folder of the
+        request), so it keeps the request, with a fresh lease and its own count of claims."""
+        holder, attempts = request.taken_from
+
+        def change(requests, settings):
+            current = self._held(requests, request, worker)
+            current.worker, current.attempts, current.lease_until = holder, attempts, time.time() + float(settings["lease_s"])
+            return current
+        return self._update(change)
 
     def renew(self, request: Request, worker: str) -> Request:
         def change(requests, settings):
@@ -155,42 +317,79 @@ class Queue:
         return self._update(change)
 
 
+def _parse_files(files: list[tuple[str, str, str]]) -> tuple[list[Request], list[Unreadable]]:
+    """(requests, unreadable) from (where, file name, text) of each request file: a file must hold a request whose
+    id is its name (a copy beside the original would be a second file of one request)."""
+    requests, bad = [], []
+    for where, name, text in files:
+        try:
+            request = Request.from_json(text, where)
+        except DataFormatError as exc:
+            bad.append(Unreadable(where, str(exc)))
+            continue
+        if name != f"{request.id}.json":
+            bad.append(Unreadable(where, f"{where}: holds request {request.id}, whose file is {request.id}.json (a copy?)"))
+            continue
+        requests.append(request)
+    return sorted(requests, key=lambda r: (r.submitted, r.id)), bad
+
+
 class LocalQueue(Queue):
     """A folder: ``queue.json`` (settings) and ``requests/<id>.json``; every change under one file lock, each file
-    replaced by an atomic rename, so a reader never sees half a request and two workers never claim the same one."""
+    replaced by an atomic rename, so a reader never sees half a request and two workers never claim the same one.
+    A folder that holds neither is refused unless ``create`` (a mistyped path is no new, empty queue)."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, create: bool = False):
         self.folder = Path(folder)
-        if self.folder.exists() and not self.folder.is_dir():
-            raise ConfigError(f"queue {self.folder} is a file: give a folder")
-        (self.folder / "requests").mkdir(parents=True, exist_ok=True)
+        if self.folder.is_symlink() and not self.folder.is_dir() or self.folder.exists() and not self.folder.is_dir():
+            raise ConfigError(f"queue {self.folder} is not a folder: give a queue's folder")
+        known = (self.folder / SETTINGS_FILE).is_file() or (self.folder / "requests").is_dir()
+        if not known and not create:
+            what = "does not exist" if not self.folder.exists() else f"holds no queue ({SETTINGS_FILE} or requests/)"
+            raise ConfigError(f"queue {self.folder} {what}: check the path, or create it with 'wordbench queue {self.folder} --create'")
+        try:
+            (self.folder / "requests").mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"queue {self.folder}: cannot create it ({exc.strerror or exc})") from None
 
     def __str__(self) -> str:
         return str(self.folder)
 
     def settings(self) -> dict:
         path = self.folder / SETTINGS_FILE
-        if not path.exists():
-            return dict(DEFAULT_SETTINGS)
-        try:
-            given = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise DataFormatError(f"{path}: not JSON ({exc})") from None
-        unknown = set(given) - set(DEFAULT_SETTINGS)
-        if unknown:
-            raise DataFormatError(f"{path}: unknown setting(s) {', '.join(sorted(unknown))}; known: {', '.join(DEFAULT_SETTINGS)}")
-        return {**DEFAULT_SETTINGS, **given}
+        return read_settings(path.read_text(encoding="utf-8", errors="replace") if path.exists() else None, str(path))
 
-    def requests(self) -> list[Request]:
-        out = []
+    def scan(self) -> tuple[list[Request], list[Unreadable]]:
+        files = []
         for path in sorted((self.folder / "requests").glob("*.json")):
-            out.append(Request.from_json(path.read_text(encoding="utf-8"), str(path)))
-        return sorted(out, key=lambda r: (r.submitted, r.id))
+            try:
+                text = path.read_text(encoding="utf-8")
+            except FileNotFoundError:  # set aside or replaced by another process between the listing and the read
+                continue
+            except (OSError, UnicodeDecodeError) as exc:
+                text = f"<unreadable: {exc}>"
+            files.append((str(path), path.name, text))
+        return _parse_files(files)
 
-    def _update(self, change) -> Request | None:
+    def _lock(self):
         from filelock import FileLock
 
-        with FileLock(str(self.folder / ".lock")):
+        return FileLock(str(self.folder / ".lock"))
+
+    def set_aside(self) -> list[Unreadable]:
+        with self._lock():
+            bad = self.scan()[1]
+            if bad:
+                (self.folder / SET_ASIDE).mkdir(exist_ok=True)
+            for item in bad:
+                path = Path(item.path)
+                os.replace(path, self.folder / SET_ASIDE / path.name)
+                write_output(self.folder / SET_ASIDE / f"{path.name}.reason.txt", item.reason + "\n", "queue")
+                warn(f"set aside in {self.folder / SET_ASIDE}: {item.reason}")
+            return bad
+
+    def _update(self, change) -> Request | None:
+        with self._lock():
             request = change(self.requests(), self.settings())
             if request is not None:  # a temporary file renamed into place: no reader sees half a request
                 write_output(self.folder / "requests" / f"{request.id}.json", request.to_json(), "queue")
@@ -203,67 +402,107 @@ def _is_request(path: str) -> bool:
 
 class HubQueue(Queue):
     """A Hub dataset repository holding ``requests/<id>.json``: each change is one commit whose ``parent_commit`` is
-    the revision it read, so a change made on a stale view is refused by the Hub and tried again on a fresh one."""
+    the revision it read, so a change made on a stale view is refused by the Hub and tried again on a fresh one.
+    Every fault of the Hub is one line (``HubFault``; transient ones are marked so that a worker tries again)."""
 
     RETRIES = 8
 
     def __init__(self, repo_id: str, api=None, token: str | None = None):
         from huggingface_hub import HfApi
 
-        self.repo_id = repo_id
+        self.repo_id, self.token = repo_id, token
         self.api = api if api is not None else HfApi(token=token)
         self._texts: dict[str, str] = {}  # file contents by git blob id: a change downloads only what it changed
+        self._blobs: dict[str, str] = {}  # path -> blob id at the last read
 
     def __str__(self) -> str:
         return f"hf:{self.repo_id}"
 
     def _read(self, path: str, revision: str) -> str:
         local = self.api.hf_hub_download(self.repo_id, path, repo_type="dataset", revision=revision)
-        return Path(local).read_text(encoding="utf-8")
+        return Path(local).read_text(encoding="utf-8", errors="replace")
 
-    def _snapshot(self) -> tuple[str, list[Request], dict]:
-        """The head revision, its requests and settings: one listing of the tree, and a download for each file whose
-        blob this queue has not read yet."""
-        head = self.api.repo_info(self.repo_id, repo_type="dataset").sha
-        tree = self.api.list_repo_tree(self.repo_id, repo_type="dataset", revision=head, recursive=True)
-        blobs = {e.path: e.blob_id for e in tree  # files (folders have no blob id): requests and the settings
-                 if getattr(e, "blob_id", None) and (_is_request(e.path) or e.path == SETTINGS_FILE)}
-        # only the current files' contents are kept
-        self._texts = {blob: self._texts[blob] if blob in self._texts else self._read(path, head) for path, blob in blobs.items()}
-        requests = [Request.from_json(self._texts[blob], f"hf:{self.repo_id}/{path}")
-                    for path, blob in sorted(blobs.items()) if _is_request(path)]
-        settings = json.loads(self._texts[blobs[SETTINGS_FILE]]) if SETTINGS_FILE in blobs else {}
-        return head, sorted(requests, key=lambda r: (r.submitted, r.id)), {**DEFAULT_SETTINGS, **settings}
+    def _snapshot(self) -> tuple[str, list[Request], dict, list[Unreadable]]:
+        """The head revision, its requests, settings and unreadable files: one listing of the tree, and a download
+        for each file whose blob this queue has not read yet."""
+        with hub_errors(f"reading the queue {self}", self.token):
+            head = self.api.repo_info(self.repo_id, repo_type="dataset").sha
+            tree = self.api.list_repo_tree(self.repo_id, repo_type="dataset", revision=head, recursive=True)
+            blobs = {e.path: e.blob_id for e in tree  # files (folders have no blob id): requests and the settings
+                     if getattr(e, "blob_id", None) and (_is_request(e.path) or e.path == SETTINGS_FILE)}
+            # only the current files' contents are kept
+            self._texts = {blob: self._texts[blob] if blob in self._texts else self._read(path, head) for path, blob in blobs.items()}
+            self._blobs = blobs
+        requests, bad = _parse_files([(f"{self}/{path}", path.split("/", 1)[1], self._texts[blob])
+                                      for path, blob in sorted(blobs.items()) if _is_request(path)])
+        settings = read_settings(self._texts[blobs[SETTINGS_FILE]] if SETTINGS_FILE in blobs else None, f"{self}/{SETTINGS_FILE}")
+        return head, requests, settings, bad
 
     def settings(self) -> dict:
         return self._snapshot()[2]
 
-    def requests(self) -> list[Request]:
-        return self._snapshot()[1]
+    def scan(self) -> tuple[list[Request], list[Unreadable]]:
+        _, requests, _, bad = self._snapshot()
+        return requests, bad
 
-    def _update(self, change) -> Request | None:
-        from huggingface_hub import CommitOperationAdd
+    def _commit(self, make, message) -> object:
+        """One commit of ``make(requests, settings, bad) -> (operations, result) | None`` on the head it read; tried again
+        on a fresh read when another commit came first."""
         from huggingface_hub.errors import HfHubHTTPError
 
         for _ in range(self.RETRIES):
-            head, requests, settings = self._snapshot()
+            head, requests, settings, bad = self._snapshot()
+            made = make(requests, settings, bad)
+            if made is None:
+                return None
+            operations, result = made
+            with hub_errors(f"writing to the queue {self}", self.token):
+                try:
+                    self.api.create_commit(self.repo_id, repo_type="dataset", parent_commit=head, operations=operations,
+                                           commit_message=message(result))
+                except HfHubHTTPError as exc:  # a stale parent (another worker committed first): read again
+                    if getattr(getattr(exc, "response", None), "status_code", None) in (409, 412):
+                        continue
+                    raise
+            return result
+        raise ConfigError(f"{self}: the queue kept changing under {self.RETRIES} tries; try again")
+
+    def set_aside(self) -> list[Unreadable]:
+        from huggingface_hub import CommitOperationAdd, CommitOperationDelete
+
+        def make(requests, settings, bad):
+            if not bad:
+                return None
+            ops = []
+            for item in bad:
+                path = item.path[len(f"{self}/"):]
+                name = path.split("/", 1)[1]
+                text = self._texts[self._blobs[path]]
+                ops += [CommitOperationAdd(f"{SET_ASIDE}/{name}", text.encode()),
+                        CommitOperationAdd(f"{SET_ASIDE}/{name}.reason.txt", (item.reason + "\n").encode()),
+                        CommitOperationDelete(path)]
+            return ops, bad
+
+        moved = self._commit(make, lambda bad: f"set aside {len(bad)} unreadable request file(s)") or []
+        for item in moved:
+            warn(f"set aside in {self}/{SET_ASIDE}: {item.reason}")
+        return moved
+
+    def _update(self, change) -> Request | None:
+        from huggingface_hub import CommitOperationAdd
+
+        def make(requests, settings, bad):
             request = change(requests, settings)
             if request is None:
                 return None
-            try:
-                self.api.create_commit(self.repo_id, repo_type="dataset", parent_commit=head,
-                                       operations=[CommitOperationAdd(f"requests/{request.id}.json", request.to_json().encode())],
-                                       commit_message=f"{request.id}: {request.status}")
-                return request
-            except HfHubHTTPError as exc:  # a stale parent (another worker committed first): read again
-                if getattr(getattr(exc, "response", None), "status_code", None) not in (409, 412):
-                    raise
-        raise ConfigError(f"hf:{self.repo_id}: the queue kept changing under {self.RETRIES} tries; try again")
+            return [CommitOperationAdd(f"requests/{request.id}.json", request.to_json().encode())], request
+
+        return self._commit(make, lambda request: f"{request.id}: {request.status}")
 
 
-def open_queue(spec: str | Path, token: str | None = None) -> Queue:
-    """``hf:ORG/NAME`` (a Hub dataset repository) or a local folder."""
+def open_queue(spec: str | Path, token: str | None = None, create: bool = False) -> Queue:
+    """``hf:ORG/NAME`` (a Hub dataset repository) or a local folder (made only with ``create``)."""
     text = str(spec)
     if text.startswith("hf:"):
         return HubQueue(text[3:], token=token)
-    return LocalQueue(Path(text).expanduser())
+    return LocalQueue(Path(text).expanduser(), create=create)

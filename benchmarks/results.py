@@ -31,6 +31,26 @@ def slug(name: str) -> str:
     return re.sub(r"[^\w.-]+", "_", name.replace("/", "__")).strip("_") or "model"
 
 
+class RunBusy(ConfigError):
+    """Another live process holds the run folder (its lock)."""
+
+
+def md_cell(text) -> str:
+    """``text`` as one markdown table cell that renders as the same text: ``|``, brackets and backslashes escaped,
+    markup shown as text (``<img ...>`` is no element), one line. For every string a table shows that a user gave."""
+    text = str(text).replace("\\", "\\\\")
+    for char in "|[]":
+        text = text.replace(char, "\\" + char)
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", " ").replace("\n", " ")
+
+
+def for_tables(summaries: list[dict]) -> list[dict]:
+    """Copies of ``summaries`` whose model strings (name, version, family, dtype) are ``md_cell``-escaped, for the
+    scorers' report tables."""
+    return [{**s, "model": {k: md_cell(v) if isinstance(v, str) else v for k, v in s["model"].items()}}
+            if isinstance(s.get("model"), dict) else s for s in summaries]
+
+
 DUMPS = functools.partial(json.dumps, ensure_ascii=False)  # records keep their text as written
 
 
@@ -117,7 +137,7 @@ class RunFolder:
             lock.acquire()
         except Timeout:
             pid = holder.read_text().strip() if holder.is_file() else ""
-            raise ConfigError(f"{self.path} is being scored by another process (PID {pid or '?'}): wait for it or stop it") from None
+            raise RunBusy(f"{self.path} is being scored by another process (PID {pid or '?'}): wait for it or stop it") from None
         try:
             holder.write_text(str(os.getpid()))
             yield self

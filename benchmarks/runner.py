@@ -11,7 +11,7 @@ from wordbench.files import check_writable
 from . import distributed
 from .hub import load_data
 from .registry import get
-from .results import RunFolder
+from .results import RunFolder, for_tables, md_cell
 from .schema import invisible_text_line
 from .scoring import PRECISION_SAMPLE, precision_check, precision_line, score_dataset, select, stratified_sample  # noqa: F401 - re-exported
 
@@ -57,7 +57,7 @@ def report(run_paths: list[Path], plots: Path | None = None) -> str:
         raise ConfigError("no finished run to report")
     out = []
     for name in dict.fromkeys(s["benchmark"] for s in summaries):
-        group = [s for s in summaries if s["benchmark"] == name]
+        group = for_tables([s for s in summaries if s["benchmark"] == name])  # a model's name is table text, not markup
         scorer = get(name).scorer(**group[0].get("options", {}))
         text = scorer.report(group) + differing_settings(group)
         if plots is not None:
@@ -95,5 +95,5 @@ def leaderboard(runs: list[RunFolder]) -> str:
     summaries = [run.summary() for run in runs]
     for run, s in zip(runs, summaries):
         m = s["model"]
-        rows.append(f"| {m['name']} | {m['family']} | {m['dtype']} | {s['n']} | {s.get('items_per_s') or '–'} | `{run.path}` |")
+        rows.append(f"| {md_cell(m['name'])} | {m['family']} | {m['dtype']} | {s['n']} | {s.get('items_per_s') or '–'} | `{run.path}` |")
     return f"# Leaderboard: {summaries[0]['benchmark']}\n\n" + "\n".join(rows) + "\n\n" + report([r.path for r in runs])

@@ -15,7 +15,7 @@ from wordbench.scorers.base import RunContext
 from wordbench.scorers.models import ModelPlan
 
 from . import distributed
-from .results import RunFolder
+from .results import RunFolder, for_tables
 from .signature import library_versions, run_signature
 
 PRECISION_SAMPLE = 32  # items rescored in float32 when a run computes in bf16/fp16 (``precision_check``)
@@ -134,7 +134,7 @@ def score_dataset(scorer, model, data_sig: str, dataset: dict, data_name: str, s
         summary["precision"] = precision
     run.write_json("summary.json", summary)
     plots = scorer.plots(records, summary, run.plots_dir)
-    report = scorer.report([summary]) + precision_line(precision) + "\n" + "".join(f"![{p}](plots/{p})\n" for p in plots)
+    report = scorer.report(for_tables([summary])) + precision_line(precision) + "\n" + "".join(f"![{p}](plots/{p})\n" for p in plots)
     run.write_text("report.md", report + ("" if signature in report else f"\nSignature: `{signature}`\n"))
     return run
 

@@ -2,8 +2,10 @@
 
 The model must resolve (config and tokenizer, no weights read); its revision is pinned (a Hub commit; a local
 model's content hash); its family is detected; its weights are safetensors or GGUF (pickle only where the queue's
-settings allow it); it runs no code of its own; its parameters are under the queue's limit; and the same model
-identity, dtype and suite versions is not already queued or finished."""
+settings allow it); it ships no code of its own (no Python file, no ``auto_map`` in any config, no class transformers
+does not define); its parameters are under the queue's limit; and the same model
+content (weights, config and tokenizer, wherever they lie), dtype and suite versions is not already queued or finished.
+A worker checks a claimed request again (``readmit``) before it scores it."""
 
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ from wordbench.errors import ConfigError
 from wordbench.identity import PICKLE_SUFFIXES, local_model_version
 from wordbench.scorers.models import ModelError, plan_model
 
-from .queue import Queue, Request, new_id, now_iso
+from .hubfaults import hub_errors, hub_fault
+from .queue import DTYPES, Queue, Request, new_id, now_iso
 from .registry import get
 from .suite import parse_names
 
@@ -26,26 +29,105 @@ def admit(model: str, queue: Queue, dtype: str | None = None, submitter: str | N
           token: str | None = None) -> Request:
     """Check ``model`` against the queue's settings and add its PENDING request; returns it."""
     settings = queue.settings()
+    checked = examine(model, settings, dtype, revision, token)
+    request = Request(id=new_id(model), submitter=submitter or getpass.getuser(), submitted=now_iso(), **checked)
+    return queue.add(request)
+
+
+def examine(model: str, settings: dict, dtype: str | None = None, revision: str | None = None, token: str | None = None) -> dict:
+    """Every admission check of ``model`` under the queue's ``settings``, each failure one line; returns the request's
+    fields that the checks decide (model, pinned revision, dtype, family, params, suite versions, profile)."""
     dtype = dtype or settings["dtype"]
-    if dtype not in ("float32", "bfloat16", "float16"):
-        raise ConfigError(f"--dtype {dtype}: a submission computes in float32, bfloat16 or float16")
+    if dtype not in DTYPES:
+        raise ConfigError(f"--dtype {dtype}: a submission computes in {', '.join(DTYPES)}")
     path = Path(model).expanduser()
     local = path.exists()
+    allow_pickle = bool(settings["allow_pickle"])
+    if local:  # code of its own is looked for first: nothing of such a model (not even its tokenizer) is loaded
+        refuse_code(model, own_code(model, [p.name for p in path.iterdir()] if path.is_dir() else [],
+                                    lambda name: (path / name).read_text("utf-8")))
     plan = plan_model(str(path.resolve()) if local else model, device="cpu", dtype=dtype, revision=revision,
-                      allow_pickle=bool(settings["allow_pickle"]))  # resolves, reads config and tokenizer, detects the family
-    if getattr(plan.config, "auto_map", None):
-        raise ModelError(f"{model} ships its own modelling code (auto_map in its config): submissions run no remote code")
+                      allow_pickle=allow_pickle)  # resolves, reads config and tokenizer, detects the family
     if local:
-        pinned, params = local_model_version(path), local_parameters(path, bool(settings["allow_pickle"]))
-    else:
-        pinned, params = hub_pin(model, revision, bool(settings["allow_pickle"]), token)
+        pinned, params = local_model_version(path), local_parameters(path, allow_pickle)
+    else:  # a Hub model's files are listed at the commit it is pinned to
+        pinned, params, names = hub_pin(model, revision, allow_pickle, token)
+        refuse_code(model, own_code(model, names, lambda name: _hub_text(model, name, pinned, token)))
     if params is not None and params > int(settings["max_params"]):
         raise ModelError(f"{model} has {params:,} parameters; this queue takes at most {int(settings['max_params']):,}")
     suite = {name: get(name).version for name in parse_names(settings["suite"])}
-    request = Request(id=new_id(model), model=str(path.resolve()) if local else model, revision=pinned, dtype=dtype,
-                      family=plan.family, submitter=submitter or getpass.getuser(), submitted=now_iso(), suite=suite,
-                      profile=settings["profile"], params=params)
-    return queue.add(request)
+    return {"model": str(path.resolve()) if local else model, "revision": pinned, "dtype": dtype, "family": plan.family,
+            "params": params, "suite": suite, "profile": settings["profile"]}
+
+
+def readmit(request: Request, settings: dict, token: str | None = None) -> None:
+    """A claimed request checked again before it is scored, as ``admit`` checks a submission (so a request written by
+    hand or by an older wordbench skips nothing): the same checks, the same model content and family, and the suite
+    versions and profile this wordbench and queue score now. Each failure is one line."""
+    current = {name: get(name).version for name in parse_names(settings["suite"])}
+    if request.suite != current:
+        old = ", ".join(f"{k}@{v}" for k, v in sorted(request.suite.items()))
+        new = ", ".join(f"{k}@{v}" for k, v in sorted(current.items()))
+        raise ConfigError(f"request {request.id} names the suite {old}, but this queue now scores {new}: submit the model again")
+    if request.profile != settings["profile"]:
+        raise ConfigError(f"request {request.id} asks for profile {request.profile}; this queue scores {settings['profile']}: "
+                          "submit the model again")
+    local = Path(request.model).exists()
+    checked = examine(request.model, settings, request.dtype, None if local else request.revision, token)
+    if checked["revision"] != request.revision:
+        raise ModelError(f"{request.model} changed since it was submitted (now {checked['revision']}, pinned {request.revision}): "
+                         "submit it again")
+    if checked["family"] != request.family:
+        raise ModelError(f"{request.model} is a {checked['family']} model, not {request.family} as its request says: submit it again")
+    if request.params is not None and checked["params"] != request.params:
+        raise ModelError(f"{request.model} has {checked['params']} parameters, not {request.params} as its request says: submit it again")
+
+
+CODE_KEYS = ("auto_map", "custom_pipelines")  # what makes transformers import a repository's own Python
+CONFIG_FILES = ("config.json", "tokenizer_config.json", "processor_config.json", "preprocessor_config.json",
+                "feature_extractor_config.json", "image_processor_config.json", "generation_config.json")
+
+
+def own_code(model: str, names: list[str], read) -> str | None:
+    """Why ``model`` (whose files are ``names``, read by ``read(name) -> text``) ships code of its own, or None: a
+    Python file, an ``auto_map`` or ``custom_pipelines`` in any config, or a class transformers does not define (a
+    tokenizer class, an architecture)."""
+    import transformers
+
+    python = sorted(n for n in names if n.endswith(".py"))
+    if python:
+        return f"Python file(s) {', '.join(python[:3])}"
+    for name in CONFIG_FILES:
+        if name not in names:
+            continue
+        try:
+            config = json.loads(read(name))
+        except (OSError, ValueError) as exc:
+            raise ModelError(f"{model}: {name} cannot be read ({exc})") from None
+        if not isinstance(config, dict):
+            raise ModelError(f"{model}: {name} is not a JSON object")
+        for key in CODE_KEYS:
+            if config.get(key):
+                return f"{key} in {name}"
+        classes = [config.get("tokenizer_class")] if name == "tokenizer_config.json" else []
+        classes += list(config.get("architectures") or []) if name == "config.json" else []
+        unknown = [c for c in classes if isinstance(c, str) and not hasattr(transformers, c) and not hasattr(transformers, c + "Fast")
+                   and not hasattr(transformers, c.removesuffix("Fast"))]
+        if unknown or any(c is not None and not isinstance(c, str) for c in classes):
+            return f"class {unknown[0] if unknown else classes} in {name}, which transformers does not define"
+    return None
+
+
+def refuse_code(model: str, code: str | None) -> None:
+    if code:
+        raise ModelError(f"{model} ships code of its own ({code}): submissions run no remote code")
+
+
+def _hub_text(model: str, name: str, revision: str, token: str | None) -> str:
+    from huggingface_hub import hf_hub_download
+
+    with hub_errors(f"reading {name} of {model}@{revision}", token):
+        return Path(hf_hub_download(model, name, revision=revision, token=token)).read_text(encoding="utf-8")
 
 
 def local_parameters(path: Path, allow_pickle: bool) -> int | None:
@@ -71,17 +153,17 @@ def safetensors_parameters(file: Path) -> int:
     return sum(prod(t["shape"]) for name, t in header.items() if name != "__metadata__")
 
 
-def hub_pin(model: str, revision: str | None, allow_pickle: bool, token: str | None) -> tuple[str, int | None]:
-    """(commit, parameters) of a Hub model at ``revision``: the commit the revision resolves to now, so later pushes
+def hub_pin(model: str, revision: str | None, allow_pickle: bool, token: str | None) -> tuple[str, int | None, list[str]]:
+    """(commit, parameters, file names) of a Hub model at ``revision``: the commit the revision resolves to now, so later pushes
     to the repository are not what gets scored."""
     from huggingface_hub import HfApi
 
     try:
         info = HfApi(token=token).model_info(model, revision=revision, files_metadata=False)
     except Exception as exc:  # noqa: BLE001 - offline, private, missing: one line
-        raise ModelError(f"cannot pin {model}@{revision or 'main'} on the Hub: {str(exc).splitlines()[0]}") from None
+        raise hub_fault(f"pinning {model}@{revision or 'main'} on the Hub", exc, token) from None
     names = [s.rfilename for s in info.siblings or []]
     if not any(n.endswith((".safetensors", ".gguf")) for n in names) and not allow_pickle:
         raise ModelError(f"{model} has no safetensors or GGUF weights on the Hub: submissions take those (pickle only where the queue allows it)")
     total = getattr(getattr(info, "safetensors", None), "total", None)
-    return info.sha, total
+    return info.sha, total, names

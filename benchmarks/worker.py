@@ -11,9 +11,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wordbench.errors import WordbenchError, warn
+from wordbench.errors import ConfigError, warn
 
+from .hubfaults import retry
 from .queue import LeaseLost, Queue, Request
+from .results import RunBusy
+from .submit import readmit
 from .suite import score_suite
 
 
@@ -25,27 +28,48 @@ class WorkerStats:
 
 
 class Lease(threading.Thread):
-    """Renews ``request``'s lease every third of its length until stopped; notes a lease it lost."""
+    """Renews ``request``'s lease every third of its length until stopped; notes a lease it lost (and keeps trying: a
+    worker that took the request over hands it back when it finds this one alive)."""
 
-    def __init__(self, queue: Queue, request: Request, worker: str):
+    def __init__(self, queue: Queue, request: Request, worker: str, lease_s: float):
         super().__init__(daemon=True)
         self.queue, self.request, self.worker = queue, request, worker
-        self.every = float(queue.settings()["lease_s"]) / 3
+        self.every = lease_s / 3
         self.stopped, self.lost = threading.Event(), None
 
     def run(self):
         while not self.stopped.wait(self.every):
             try:
                 self.queue.renew(self.request, self.worker)
+                self.lost = None  # held again: a worker that took it over found this one alive and handed it back
             except LeaseLost as exc:
                 self.lost = str(exc)
-                return
             except Exception as exc:  # noqa: BLE001 - a flaky shared file system or network: try again next time
                 warn(f"lease renewal of {self.request.id} failed ({exc}); retrying")
 
 
 def worker_name() -> str:
     return f"{socket.gethostname()}-{os.getpid()}"
+
+
+def check_results(results: str | Path) -> None:
+    """``--results`` can take runs: ``hf:ORG/NAME``, or a folder (new, empty, or a results folder; not a file, a device or
+    a symlink) that accepts files. Checked before any request is claimed, so nothing is scored for a target that fails."""
+    from wordbench.files import check_writable
+
+    from .leaderboard import check_results_folder
+    from .publish import check_repo_id
+
+    text = str(results)
+    if text.startswith("hf:"):
+        check_repo_id(text[3:])
+        return
+    folder = Path(text).expanduser()
+    try:
+        check_results_folder(folder)
+    except ConfigError as exc:
+        raise ConfigError(str(exc).replace("--local", "--results", 1)) from None
+    check_writable(folder, "--results")
 
 
 def publish_locked(runs: list, results: str | Path, token: str | None = None, submission: dict | None = None) -> None:
@@ -88,53 +112,86 @@ def submission_entry(request: Request, plan, skipped: dict) -> dict:
 
 
 def process(queue: Queue, request: Request, worker: str, results: Path, runs: Path, device: str = "auto",
-            publish_results=None, progress: bool = False) -> Request:
-    """Score one claimed request and publish it; returns the request as finished (FINISHED or FAILED)."""
+            publish_results=None, progress: bool = False, sleep=None) -> Request:
+    """Check one claimed request again (as admission does), score it and publish it; returns the request as finished
+    (FINISHED or FAILED with its one line). A transient fault of the Hub is tried again (bounded) before it fails."""
     from wordbench.scorers.models import plan_model
-    from wordbench.identity import local_model_version
 
-    lease = Lease(queue, request, worker)
+    settings = retry(queue.settings, sleep=sleep)
+    lease = Lease(queue, request, worker, float(settings["lease_s"]))
     lease.start()
     status, reason, seconds = "FINISHED", None, {}
     try:
+        readmit(request, settings)  # a request written by hand or by another wordbench skips nothing
         local = Path(request.model).exists()
-        if local and local_model_version(Path(request.model)) != request.revision:
-            raise WordbenchError(f"{request.model} changed since it was submitted (now {local_model_version(Path(request.model))}, "
-                                 f"pinned {request.revision}): submit it again")
         plan = plan_model(request.model, request.family, device, request.dtype, "auto", None if local else request.revision,
-                          allow_pickle=bool(queue.settings()["allow_pickle"]), progress=progress)
-        result = score_suite(list(request.suite), plan, profile=request.profile, out=runs, data=queue.settings()["data"],
+                          allow_pickle=bool(settings["allow_pickle"]), progress=progress)
+        result = score_suite(list(request.suite), plan, profile=request.profile, out=runs, data=settings["data"],
                              progress=progress)
         seconds = {**result.seconds, "_load": result.load_seconds}  # the load is inside the first benchmark's time
         if lease.lost:
             raise LeaseLost(lease.lost)
-        (publish_results or publish_locked)(list(result.runs.values()), results, submission=submission_entry(request, plan, result.skipped))
+        retry(lambda: (publish_results or publish_locked)(list(result.runs.values()), results,
+                                                          submission=submission_entry(request, plan, result.skipped)), sleep=sleep)
     except LeaseLost:
         lease.stopped.set()
         raise
+    except RunBusy as exc:  # the worker we took the request over from is alive, only slow: the request stays its own
+        lease.stopped.set()
+        if getattr(request, "taken_from", None) is None:
+            status, reason = "FAILED", f"{type(exc).__name__}: {exc}"[:500]
+        else:
+            retry(lambda: queue.hand_back(request, worker), sleep=sleep)
+            raise LeaseLost(f"request {request.id} is left to {request.taken_from[0]}, which is still scoring it ({exc})") from None
     except Exception as exc:  # noqa: BLE001 - one model that cannot be scored fails alone; the worker goes on
         status, reason = "FAILED", f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:500]
     finally:
         lease.stopped.set()
-    return queue.finish(request, worker, status, reason, seconds)
+    return retry(lambda: queue.finish(request, worker, status, reason, seconds), sleep=sleep)
+
+
+def held_elsewhere(queue: Queue, worker: str) -> list[Request]:
+    """RUNNING requests whose live lease another worker holds."""
+    now = time.time()
+    return [r for r in queue.requests() if r.status == "RUNNING" and r.worker != worker and (r.lease_until or 0) >= now]
 
 
 def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: bool = False, poll_s: float = 10.0,
-        worker: str | None = None, progress: bool = False, stop_when_empty: bool = False) -> WorkerStats:
+        worker: str | None = None, progress: bool = False, stop_when_empty: bool = False, sleep=None) -> WorkerStats:
     """Claim and process requests until the queue is empty (``once``: one request; ``stop_when_empty``: every request
-    there is, then return) or forever, polling every ``poll_s`` seconds."""
+    there is, then return, after waiting for those other workers hold, whose lease may run out) or forever, polling
+    every ``poll_s`` seconds. A transient fault of the Hub is tried again with a backoff; a permanent one is raised."""
+    from wordbench.files import check_writable
+
+    wait = sleep or time.sleep
+    check_results(results)
+    if Path(runs).exists() and not Path(runs).is_dir():
+        raise ConfigError(f"--runs {runs} is not a folder: give the root of the run folders")
+    check_writable(Path(runs), "--runs")
     worker = worker or worker_name()
     stats = WorkerStats()
+    waiting: set[str] = set()
     while True:
         t0 = time.perf_counter()
-        request = queue.claim(worker)
+        request = retry(lambda: queue.claim(worker), sleep=sleep)
         if request is None:
-            if once or stop_when_empty:
+            if once:
                 return stats
-            time.sleep(poll_s)
+            if stop_when_empty:
+                others = retry(lambda: held_elsewhere(queue, worker), sleep=sleep)
+                if not others:
+                    return stats
+                for r in others:  # its worker may finish it, or die and leave it to us when the lease runs out
+                    if r.id not in waiting:
+                        warn(f"waiting for request {r.id}, held by {r.worker} until its lease runs out "
+                             f"(in {max(0.0, r.lease_until - time.time()):.0f} s unless renewed)")
+                        waiting.add(r.id)
+                wait(min(poll_s, max(0.1, min(r.lease_until for r in others) - time.time() + 0.1)))
+                continue
+            wait(poll_s)
             continue
         try:
-            done = process(queue, request, worker, results, runs, device, progress=progress)
+            done = process(queue, request, worker, results, runs, device, progress=progress, sleep=sleep)
             stats.requests.append(f"{done.id} {done.status}" + (f": {done.reason}" if done.reason else ""))
             stats.scoring_s += sum(v for k, v in done.seconds.items() if not k.startswith("_"))
         except LeaseLost as exc:  # another worker took it over: its work stands, ours is not published

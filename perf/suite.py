@@ -56,7 +56,7 @@ def main():
     result = {"benchmark": "the submission suite, one model load against one per benchmark", "model": Path(model).name,
               "profile": args.profile, "benchmarks": names}
 
-    queue = LocalQueue(root / "queue")
+    queue = LocalQueue(root / "queue", create=True)
     (root / "queue" / "queue.json").write_text(json.dumps({"profile": args.profile, "suite": "all"}))
     admit(model, queue)
     t0 = time.perf_counter()

@@ -62,3 +62,75 @@ def test_page_renders_and_sorts_in_a_headless_browser(results, tmp_path):
     assert image.size == (1200, 2400) and len(set(image.getdata())) > 50  # text, table lines and figures, not a blank page
     dom = _chromium("--dump-dom", url).stdout
     assert dom.count("<img ") == len(list(results.glob("runs/*/*/*/plots/*.png"))) > 0
+
+
+HOSTILE = '<img src=x onerror=alert(1)> a|b [c](d) \\'
+
+
+def _cells_per_row(markdown: str) -> list[list[int]]:
+    """Per markdown table: the count of unescaped pipes in each row (equal across a table whose cells are escaped)."""
+    tables, current = [], []
+    for line in markdown.splitlines() + [""]:
+        if line.startswith("|"):
+            current.append(len(re.findall(r"(?<!\\)(?:\\\\)*\|", line)))
+        elif current:
+            tables.append(current)
+            current = []
+    return tables
+
+
+def test_a_model_name_holding_markup_or_pipes_stays_text_and_a_run_given_twice_is_stored_once(results, tmp_path):
+    import json
+
+    from wordbench.benchmarks.leaderboard import collect, metric_cells
+
+    stored = sorted(results.glob("runs/wnlampro/*/*"))[0]
+    hostile = tmp_path / "runs" / "wnlampro" / "hostile" / stored.name
+    shutil.copytree(stored, hostile)
+    summary = json.loads((hostile / "summary.json").read_text())
+    summary["model"].update(name=HOSTILE, version="v|1<b>")
+    (hostile / "summary.json").write_text(json.dumps(summary))
+    out = tmp_path / "results"
+    counts = collect([hostile, hostile], out)  # publish-results RUN RUN
+    assert counts["runs"] == 1 and counts["result_rows"] == len(metric_cells(summary["metrics"], summary.get("n")))
+
+    markdown = (out / "leaderboard.md").read_text()
+    tables = _cells_per_row(markdown)
+    assert len(tables) >= 3 and all(len(set(rows)) == 1 for rows in tables), tables  # no column shifted
+    page = (out / "leaderboard.html").read_text()
+    assert "<img src=x" not in page and "<b>" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    for table in re.findall(r"<table.*?</table>", page, flags=re.S):
+        widths = {len(re.findall(r"<t[dh][ >]", row)) for row in re.findall(r"<tr>.*?</tr>", table, flags=re.S)}
+        assert len(widths) == 1, table
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks.cli import cli
+
+    report = CliRunner().invoke(cli, ["report", str(hostile), str(stored)])  # the runs side by side: the name stays text
+    assert report.exit_code == 0 and "<img" not in report.output and "&lt;img src=x" in report.output, report.output
+    assert all(len(set(rows)) == 1 for rows in _cells_per_row(report.output))
+
+
+def test_a_summary_that_is_not_json_is_skipped_counted_and_reported(results, tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks.cli import cli
+
+    folder = shutil.copytree(results, tmp_path / "results")
+    damaged = sorted(folder.glob("runs/*/*/*/summary.json"))
+    damaged[0].write_text("{not json")
+    damaged[1].write_text(json.dumps({"benchmark": "nonesuch", "model": {"name": "x"}}))
+    result = CliRunner().invoke(cli, ["leaderboard", str(folder), "--html", str(tmp_path / "page.html")])
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert "not a JSON summary" in result.stderr and "unknown benchmark 'nonesuch'" in result.stderr
+    assert "2 run(s) of" in result.stderr and "skipped" in result.stderr
+    kept = json.loads(damaged[2].read_text())["model"]["name"]
+    assert kept in result.stdout and (tmp_path / "page.html").is_file()
+    for path in damaged[:2]:
+        path.unlink()
+    for path in folder.glob("runs/*/*/*/summary.json"):
+        path.write_text("[]")
+    empty = CliRunner().invoke(cli, ["leaderboard", str(folder)])
+    assert empty.exit_code == 1 and "holds no readable published run" in empty.output and "; 1 skipped" in empty.output

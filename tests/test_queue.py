@@ -63,7 +63,7 @@ def test_admission_refuses_each_bad_submission_with_one_line(models, tmp_path):
 
 
 def _request(n: int) -> Request:
-    return Request(id=f"r{n}", model=f"m{n}", revision="sha256-0", dtype="float32", family="causal", submitter="t",
+    return Request(id=f"r{n}", model=f"m{n}", revision=f"sha256-{n:08x}", dtype="float32", family="causal", submitter="t",
                    submitted=f"2026-01-0{n}T00:00:00+00:00", suite={"wnlampro": "1"}, profile="quick")
 
 
@@ -117,7 +117,10 @@ class FakeHub:
             raise HfHubHTTPError("412 Precondition Failed: A commit has happened since", response=response)
         files = dict(self.commits[-1])
         for op in operations:
-            files[op.path_in_repo] = op.path_or_fileobj.decode()
+            if hasattr(op, "path_or_fileobj"):
+                files[op.path_in_repo] = op.path_or_fileobj.decode()
+            else:  # CommitOperationDelete
+                del files[op.path_in_repo]
         self.commits.append(files)
 
 
@@ -126,7 +129,7 @@ def test_hub_queue_claim_is_one_commit_on_the_parent_it_read(tmp_path):
     a, b = HubQueue("org/requests", api=hub), HubQueue("org/requests", api=hub)
     a.add(_request(1))
     # B reads the queue, then A claims: B's commit on that stale parent is refused, and B, reading again, finds nothing
-    head, requests, _ = b._snapshot()
+    head, requests, _, _ = b._snapshot()
     assert a.claim("A").id == "r1"
     with pytest.raises(Exception, match="412"):
         b.api.create_commit("org/requests", [], "stale", parent_commit=head)
@@ -146,6 +149,26 @@ def test_hub_queue_downloads_only_the_files_a_change_touched(tmp_path):
     assert [r.status for r in q.requests()].count("RUNNING") == 1 and hub.downloads == before + 1  # r1's new blob only
     fresh = HubQueue("org/requests", api=hub)
     assert len(fresh.requests()) == 5 and hub.downloads == before + 6  # a new reader reads every file once
+
+
+def test_hub_queue_sets_an_unreadable_request_aside_in_one_commit_and_goes_on(tmp_path):
+    from huggingface_hub import CommitOperationAdd
+
+    hub = FakeHub(tmp_path)
+    q = HubQueue("org/requests", api=hub)
+    q.add(_request(1))
+    good = json.loads(hub.commits[-1]["requests/r1.json"])
+    junk = {"requests/list.json": "[1, 2]", "requests/r1-copy.json": json.dumps(good),
+            "requests/date.json": json.dumps({**good, "id": "date", "lease_until": "2026-01-01T10:00:00"})}
+    hub.create_commit("org/requests", [CommitOperationAdd(p, t.encode()) for p, t in junk.items()], "junk")
+    requests, bad = q.scan()
+    assert [r.id for r in requests] == ["r1"] and len(bad) == 3
+    commits = len(hub.commits)
+    assert q.claim("A").id == "r1" and len(hub.commits) == commits + 2  # one commit sets the three aside, one claims
+    files = hub.commits[-1]
+    assert sorted(f for f in files if f.startswith("requests/")) == ["requests/r1.json"]
+    assert "'lease_until' expects a number" in files["set-aside/date.json.reason.txt"]
+    assert files["set-aside/list.json"] == "[1, 2]" and q.scan()[1] == []
 
 
 def _worker(queue: Path, results: Path, runs: Path, *extra) -> subprocess.Popen:
@@ -179,7 +202,7 @@ def test_workers_in_real_processes_score_each_request_once_and_survive_a_kill(mo
     assert all(w.returncode == 0 for w in workers), outputs
     done = {Path(r.model).name: r for r in q.requests()}
     assert {k: r.status for k, r in done.items()} == {"gpt2": "FINISHED", "llama": "FINISHED", "bert": "FINISHED", "t5": "FINISHED",
-                                                     "unscorable": "FAILED"}
+                                                     "unscorable": "FAILED"}, ({k: r.reason for k, r in done.items()}, outputs)
     assert "cannot load causal model" in done["unscorable"].reason or "embeds" in done["unscorable"].reason
     assert all(r.attempts == 1 for r in done.values())  # each claimed once
     claimed = [line for out in outputs for line in out.splitlines() if line.endswith(("FINISHED", "FAILED")) or " FAILED: " in line]
