@@ -140,7 +140,7 @@ def test_submit_view_runs_the_admission_and_shows_each_refusal_as_one_line(model
     lb = Leaderboard(str(queue), str(results), allow_local=True)
     marker = tmp_path / "marker"
     answer = lb.submit(str(hostile_model(models, tmp_path / "hostile", marker)), "", "float32", "ada")
-    assert answer.startswith("**Refused:**") and "own modelling code" in answer and "\n" not in answer and not marker.exists()
+    assert answer.startswith("**Refused:**") and "code of its own" in answer and "\n" not in answer and not marker.exists()
     assert "does not exist" in lb.submit(str(tmp_path / "missing"), "", "float32", "ada")
     assert "give your name" in lb.submit(str(models["llama"]), "", "float32", "")
     first = lb.submit(str(models["llama"]), "", "float32", "ada")
@@ -398,7 +398,7 @@ def test_the_app_in_a_real_browser(server, models, tmp_path):
         request_id = answer.split("request ")[1].split(":")[0].strip()
         assert json.loads((queue / "requests" / f"{request_id}.json").read_text())["status"] == "PENDING"
         refused = submit(str(hostile_model(models, tmp_path / "hostile", marker)))
-        assert refused.startswith("Refused:") and "own modelling code" in refused and "\n" not in refused.strip()
+        assert refused.startswith("Refused:") and "code of its own" in refused and "\n" not in refused.strip()
         assert not marker.exists()
         missing = submit(str(tmp_path / "no-such-model"))
         assert missing.startswith("Refused:") and "does not exist" in missing and "\n" not in missing.strip()
