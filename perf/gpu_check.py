@@ -428,6 +428,7 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
 
     from wordbench.benchmarks.registry import get
     from wordbench.benchmarks.scoring import score_dataset
+    from wordbench.errors import WordbenchError
 
     device = model.device
     full = {}
@@ -446,10 +447,14 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
             limit = min(len(rows), SUITE_ROWS_CPU) if cpu_only else len(rows)  # tendencies: caps n, the samples per strategy
             options = get(bench).profile("full").as_dict()["options"]
             model.batch_size = "auto"
-            with counting(model) as counts:
-                run, seconds, busy = busy_time(lambda: score_dataset(get(bench).scorer(**options), model, f"gpu-check:{bench}", spec["data"],
-                                                                     "gpu-check sample", limit=limit, out=root / name / bench,
-                                                                     progress=False, precision_sample=0), device)
+            try:
+                with counting(model) as counts:
+                    run, seconds, busy = busy_time(lambda: score_dataset(get(bench).scorer(**options), model, f"gpu-check:{bench}", spec["data"],
+                                                                         "gpu-check sample", limit=limit, out=root / name / bench,
+                                                                         progress=False, precision_sample=0), device)
+            except WordbenchError as exc:  # a sample too small for the full profile's statistics: said, not a failure
+                out["benchmarks"][bench] = {"skipped": str(exc).splitlines()[0]}
+                continue
             items = len(run.records())
             w = out["benchmarks"][bench] = {"items": items, "seconds": round(seconds, 3), **counts,
                                             "generated_tokens": generated_tokens(run)}

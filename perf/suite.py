@@ -111,22 +111,29 @@ def full_profile(args) -> None:
     load_s = time.perf_counter() - t0
     root = Path(tempfile.mkdtemp(prefix="perf-suite-full-"))
     t0 = time.perf_counter()
-    per = measure(names, model, datasets, root / "runs", args.fraction, args.least,
-                  on_done=lambda name, r: print(name, json.dumps(r), flush=True))
-    wall = time.perf_counter() - t0
-    estimates = [r["full_estimate"]["seconds"] for r in per.values() if "full_estimate" in r]
-    result = {
+
+    def written(per: dict, complete: bool) -> None:
+        """suite-full.json as far as measured (``complete`` False until every benchmark is in)."""
+        estimates = [r["full_estimate"]["seconds"] for r in per.values() if "full_estimate" in r]
+        write_result("suite-full", None, {**head, "complete": complete, "measured_wall_s": round(time.perf_counter() - t0, 2),
+                                          "per_benchmark": per, "full_suite_estimate_s": round(sum(estimates), 1),
+                                          "full_suite_estimate_h": round(sum(estimates) / 3600, 2)})
+
+    so_far: dict = {}
+
+    def done(name: str, r: dict) -> None:
+        so_far[name] = r
+        written(so_far, False)
+
+    head = {
         "benchmark": "one submission's full suite (every benchmark's full profile) on this machine, from a seeded fraction of each",
         "model": Path(model_path).name, "profile": "full", "model_tag": model.info.tag,
         "fraction": args.fraction, "least_rows": args.least,
         "sampling": "the runner's seeded stratified --limit (seed 0) at max(least, ceil(fraction x rows)) rows of the test split",
         "extrapolation": EXTRAPOLATION,
-        "load_s": round(load_s, 2), "measured_wall_s": round(wall, 2),
-        "per_benchmark": per,
-        "full_suite_estimate_s": round(sum(estimates), 1), "full_suite_estimate_h": round(sum(estimates) / 3600, 2),
-        "machine": machine(model),
+        "load_s": round(load_s, 2), "machine": machine(model),
     }
-    write_result("suite-full", None, result)
+    written(measure(names, model, datasets, root / "runs", args.fraction, args.least, on_done=done), True)
 
 
 if __name__ == "__main__":

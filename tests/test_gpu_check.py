@@ -23,9 +23,11 @@ def test_cpu_mode_checks_every_benchmark_on_every_family_it_scores(tmp_path):
     assert set(limit) == {"sentence", "conditional", "candidates"} and all(0 < w["mfu"] for w in limit.values())
     assert "MFU" in (tmp_path / "gpu.txt").read_text()
     suite = result["steps"]["suite/tiny"]["benchmarks"]  # every benchmark's full profile on the check's sample, counted
-    assert set(suite) == set(checked) and all(w["items"] > 0 and w["seconds"] > 0 for w in suite.values())
+    measured = {b: w for b, w in suite.items() if "skipped" not in w}  # a statistic the 2-row sample cannot give is skipped, said why
+    assert set(suite) == set(checked) and {"wnlampro", "wordpred", "tendencies"} <= set(measured)
+    assert all(w["items"] > 0 and w["seconds"] > 0 for w in measured.values())
     assert suite["wordpred"]["search_steps"] > 0 and suite["tendencies"]["generated_tokens"] > 0
-    assert all(w["forward_tokens"] > 0 and "mfu" in w for b, w in suite.items() if b != "tendencies")
+    assert all(w["forward_tokens"] > 0 and "mfu" in w for b, w in measured.items() if b != "tendencies")
 
 
 def test_compare_finds_what_differs():

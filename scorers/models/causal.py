@@ -108,9 +108,12 @@ def generation_config(strategy: str, max_new_tokens: int, top_p: float, beams: i
 
 
 def finish_generation(tokenizer, row: list[int], stops: set[int]) -> Generation:
-    """The text of generated tokens ``row`` up to and including its first stop token."""
+    """The text of generated tokens ``row`` up to and including its first stop token; a stop token holding a newline
+    (``stop_at_newline``) ends the text where its newline begins."""
     end = next((i + 1 for i, t in enumerate(row) if t in stops), len(row))
     text = tokenizer.decode(row[:end], skip_special_tokens=True, clean_up_tokenization_spaces=False)
+    if end and row[end - 1] in stops:
+        text = text.split("\n", 1)[0]
     return Generation(text, end, end < len(row) or (bool(row) and row[-1] in stops))
 
 
