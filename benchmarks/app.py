@@ -97,14 +97,23 @@ class Leaderboard:
             self._fetched = time.time()
         return folder
 
+    def scan(self):
+        """(requests, unreadable files) of the queue: a damaged request file is named, never hides the others."""
+        return open_queue(self.queue_spec, self.token).scan()
+
     def requests(self):
-        return open_queue(self.queue_spec, self.token).requests()
+        return self.scan()[0]
+
+    @staticmethod
+    def unreadable_line(item) -> str:
+        return f"{item.path} is not a wordbench request (a worker sets it aside): {item.reason}"
 
     def rows(self) -> tuple[list[str], list[dict], list[str]]:
         """(benchmarks, rows, problems): what could be read, and a line for each part that could not."""
         problems, requests, folder = [], [], None
         try:
-            requests = self.requests()
+            requests, unreadable = self.scan()
+            problems += [self.unreadable_line(u) for u in unreadable]
         except Exception as exc:  # noqa: BLE001 - shown in the page
             problems.append(f"The queue could not be read, so models not yet scored are missing: {one_line(exc, self.token)}")
         try:
@@ -225,12 +234,13 @@ class Leaderboard:
     # Queue tab ------------------------------------------------------------------------------------------------------
     def queue_view(self) -> str:
         try:
-            requests = self.requests()
+            requests, unreadable = self.scan()
         except Exception as exc:  # noqa: BLE001
             return error_html(f"The queue could not be read: {one_line(exc, self.token)}")
+        notes = "".join(error_html(self.unreadable_line(u)) for u in unreadable)
         if not requests:
-            return "<p>No request yet.</p>"
-        e, parts = html.escape, []
+            return notes + "<p>No request yet.</p>"
+        e, parts = html.escape, [notes]
         for status in STATUSES:
             group = [r for r in requests if r.status == status]
             if not group:

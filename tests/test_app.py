@@ -167,11 +167,9 @@ def test_faults_are_messages_in_the_page_and_the_views_go_on(models, site, monke
     good = bad.read_text()
     bad.write_text("{ this is not json")
     view = lb.queue_view()
-    assert 'class="wb-error"' in view and str(bad) in view and "not a wordbench request" in view
+    assert 'class="wb-error"' in view and str(bad) in view and "not a wordbench request" in view and "<table" in view
     table = lb.table()
-    assert "The queue could not be read" in table and "<table" in table and "Traceback" not in table
-    answer = lb.submit(str(models["llama"]), "", "float32", "ada")
-    assert answer.startswith("**Refused:**") and str(bad) in answer
+    assert str(bad) in table and "not a wordbench request" in table and "<table" in table and "Traceback" not in table
     bad.write_text(good)
     # a queue on a read-only file system: the submission says so in one line
     def read_only(self, change):
@@ -239,6 +237,9 @@ def test_side_by_side_puts_models_in_columns_and_curves_one_row_per_layer():
 def test_the_core_runs_without_gradio_and_serve_names_the_extra(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
+    from wordbench.benchmarks.queue import LocalQueue
+
+    LocalQueue(tmp_path / "q", create=True)
     code = ("import sys; sys.modules['gradio'] = None\n"  # an import of gradio would fail
             "import wordbench.benchmarks.cli, wordbench.benchmarks.app, wordbench.benchmarks.space\n"
             "from wordbench.benchmarks.app import Leaderboard\n"
@@ -288,6 +289,7 @@ def test_models_lists_the_packaged_models_and_submit_takes_their_names(tmp_path)
 
     listed = CliRunner().invoke(cli, ["models"])
     assert listed.exit_code == 0 and "packaged:smollm2" in listed.output and "packaged:minilm" in listed.output
+    assert CliRunner().invoke(cli, ["queue", str(tmp_path / "q"), "--create"]).exit_code == 0
     bad = CliRunner().invoke(cli, ["submit", "packaged:nope", "--queue", str(tmp_path / "q")])
     assert bad.exit_code != 0 and "no such packaged model; wordbench models lists smollm2, minilm" in bad.output
 
