@@ -386,8 +386,10 @@ def profile_text(name: str | None, names: list[str]) -> str:
     if not name:
         return "no profile"
     limits = sorted({get(b).profile(name).limit for b in names if name in dict(get(b).profiles)} - {None})
+    if not limits:
+        return f"{name} (every item)"
     span = f"{limits[0]}" if len(limits) == 1 else f"{limits[0]}-{limits[-1]}"
-    return name + (f" (at most {span} items per benchmark)" if limits else " (every item)")
+    return f"{name} (at most {span} items per benchmark)"
 
 
 def board_profiles(names: list[str], rows: list[dict]) -> str:
