@@ -293,7 +293,8 @@ class TendenciesScorer(Scorer):
                 draws.append(stats.compare(stats.Sample.from_texts(self.train[i] for i in pick), reference, tests=False, zipf_norm=zipf_norm))
             except ValueError:
                 continue
-        keys = [k for k in (draws[0] if draws else {}) if isinstance(draws[0][k], float)]
+        # a statistic a small draw cannot give (too few lines for a Heaps fit) is left out of the spread, not an error
+        keys = [k for k in (draws[0] if draws else {}) if all(isinstance(d.get(k), float) for d in draws)]
         spread = {k: _mean_std([d[k] for d in draws]) for k in keys}
         return {"draws": len(draws), "size": min(size, len(self.train)),
                 "mean": {k: m for k, (m, _) in spread.items()}, "std": {k: sd for k, (_, sd) in spread.items()}}

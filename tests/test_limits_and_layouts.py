@@ -89,9 +89,9 @@ def test_generation_past_the_positions_is_refused_before_it_starts(tiny_models, 
     monkeypatch.setattr(model.model, "generate", lambda *a, **k: pytest.fail("generated"))
     with pytest.raises(ModelError, match=r"needs \d+ positions, but .* takes 64"):
         model.generate(["a dog"], "greedy", max_new_tokens=70)
-    if name == "marian":
-        with pytest.raises(ModelError, match="takes 64"):
-            model.translate(["a dog"], beam=1, max_new_tokens=64)
+    if name == "marian":  # a translation ends at EOS: its bound is capped at the decoder's positions, not refused
+        monkeypatch.undo()
+        assert len(model.translate(["a dog"], beam=1, max_new_tokens=1000)) == 1
 
 
 @pytest.mark.parametrize("name", ["gpt2", "llama", "bert"])

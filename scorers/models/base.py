@@ -158,7 +158,7 @@ class LineSteps:
     def continue_groups(self, requests, out: list, groups: dict, cont) -> None:
         """Fill ``out[n]`` for the requests off their line: ``groups`` maps a key to request indices that can
         share one cached batch; ``cont(key, [request, ...])`` returns their steps, CONTINUE_BATCH at a time."""
-        size = self.CONTINUE_BATCH.get(self.model.device.type, self.CONTINUE_BATCH["cuda"])
+        size = self.CONTINUE_BATCH.get(self.model.device.type) or self.CONTINUE_BATCH["cuda"]
         for key, ns in groups.items():
             for i in range(0, len(ns), size):
                 part = ns[i : i + size]

@@ -351,9 +351,13 @@ class Seq2SeqLM(ScoringModel):
             return False
 
     def translate(self, sources: Sequence[str], beam: int = 5, max_new_tokens: int = 256) -> list[str]:
-        """Beam-search translations (deterministic; the checkpoint's own sampling or penalties are not used)."""
+        """Beam-search translations (deterministic; the checkpoint's own sampling or penalties are not used).
+        ``max_new_tokens`` only bounds a runaway (a translation ends at EOS), so it is capped at what the decoder's
+        positions allow after its start token rather than refused."""
         from transformers import GenerationConfig
 
+        if self.max_length is not None:
+            max_new_tokens = max(1, min(max_new_tokens, self.max_length - 1))
         config = GenerationConfig(
             max_new_tokens=max_new_tokens, num_beams=beam, do_sample=False, length_penalty=1.0, repetition_penalty=1.0,
             no_repeat_ngram_size=0, early_stopping=True, eos_token_id=self.tokenizer.eos_token_id, pad_token_id=self.pad_id,
