@@ -13,9 +13,11 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from wordbench.cache import cache_dir
 from wordbench.errors import WordbenchError, warn
 
 from . import __version__
+from .hubfaults import scrub
 from .leaderboard import BOARD_STYLE, board, board_heads, board_profiles, board_html, board_label as row_label, sort_board, stored_summaries
 from .queue import STATUSES, open_queue
 from .registry import get
@@ -44,10 +46,7 @@ def one_line(exc: BaseException, token: str | None = None) -> str:
         text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         if not isinstance(exc, WordbenchError):
             text = f"{type(exc).__name__}: {text}"
-    for secret in (token, os.environ.get("HF_TOKEN")):
-        if secret:
-            text = text.replace(secret, "***")
-    return text
+    return scrub(text, token)
 
 
 def looks_local(model: str) -> bool:
@@ -75,7 +74,7 @@ class Leaderboard:
 
     def __init__(self, queue: str, results: str, allow_local: bool = False, token: str | None = None, cache: Path | None = None):
         self.queue_spec, self.results_spec, self.allow_local, self.token = str(queue), str(results), allow_local, token
-        self.cache = Path(cache or os.environ.get("WORDBENCH_CACHE", Path.home() / ".cache" / "wordbench")) / "space"
+        self.cache = Path(cache) / "space" if cache else None  # default: the wordbench cache, resolved when a Hub snapshot is read
         self._fetched = 0.0
 
     # data -----------------------------------------------------------------------------------------------------------
@@ -88,7 +87,7 @@ class Leaderboard:
                                      f"(wordbench worker --results {folder}) publishes its first model")
             return folder
         repo = self.results_spec[3:]
-        folder = self.cache / repo.replace("/", "--")
+        folder = (self.cache or cache_dir("space")) / repo.replace("/", "--")
         if time.time() - self._fetched > RESULTS_TTL_S or not folder.is_dir():
             from huggingface_hub import snapshot_download
 
