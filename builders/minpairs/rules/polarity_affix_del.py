@@ -153,9 +153,9 @@ def _zipf(words) -> float:
 
 
 def free_positive(un_forms: tuple[str, ...], base_forms: tuple[str, ...]) -> bool:
-    """The positive is a word of its own, used at least a tenth as often as its un-word: one much rarer lives on only
-    in the un-word, whose meaning is then its own (unglaublich "amazing": glaublich; unbeirrt: beirrt; unmittelbar
-    "imminent": mittelbar; unverschämt "impertinent": verschämt "bashful")."""
+    """The positive is a word of its own, used at least 1/30 as often as its un-word (``FREE_MARGIN``): one much rarer
+    lives on only in the un-word, whose meaning is then its own (unglaublich "amazing": glaublich; unbeirrt: beirrt;
+    unversehrt: versehrt)."""
     return _zipf(base_forms) >= _zipf(un_forms) - FREE_MARGIN
 
 
