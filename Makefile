@@ -85,7 +85,9 @@ perf-peers: install
 # The GPU check (perf/gpu_check.py). Here, once: the wheels the GPU machine lacks (pure Python, for its Python 3.12)
 # and SmolLM2's tokenizer, into .whl/ (ignored; it travels as the carried folder). There: `make gpu-check`, or
 # `sh perf/gpu_check.sh` where make is missing; it writes perf/results/gpu.json and gpu.txt.
-GPU_WHEELS := jsonlines==4.0.0 sacremoses==0.2.0 lm-eval==0.4.13  # lm-eval: the peer, on the same module
+# lm-eval: the peer, on the same module; datasets (an older one: the image's pyarrow and huggingface_hub), its dill and
+# multiprocess, and nltk: what the CUDA image lacks of what scoring imports
+GPU_WHEELS := jsonlines==4.0.0 sacremoses==0.2.0 lm-eval==0.4.13 datasets==4.4.1 dill==0.4.0 multiprocess==0.70.18 nltk==3.10.4
 gpu-wheels: install
 	rm -rf .whl && mkdir -p .whl
 	$(PY) -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \

@@ -69,9 +69,14 @@ MODELS = ("gpt2", "llama", "bert", "bert-encoder", "t5", "bart", "marian")
 class Check:
     """Steps with their wall time and outcome; a failing step is recorded (its last lines) and the run goes on."""
 
-    def __init__(self, budget_s: float = float("inf")):
+    def __init__(self, budget_s: float = float("inf"), path: Path | None = None):
         self.result: dict = {"steps": {}, "failures": []}
-        self.start, self.budget_s = time.perf_counter(), budget_s
+        self.start, self.budget_s, self.path = time.perf_counter(), budget_s, path
+
+    def save(self) -> None:
+        """Writes what ran so far, so that a run stopped from outside still leaves its steps."""
+        if self.path is not None:
+            self.path.write_text(json.dumps(self.result, indent=1) + "\n")
 
     def time_left(self, name: str) -> bool:
         """False (and the step recorded as not run) once the run's budget is spent: what ran is still written."""
@@ -95,6 +100,7 @@ class Check:
         finally:
             out["wall_s"] = round(time.perf_counter() - t0, 2)
             self.result["steps"][name] = out
+            self.save()
             print(f"   {name}: {out['wall_s']} s{' FAILED' if 'error' in out else ''}", flush=True)
 
 
@@ -415,7 +421,6 @@ def mfu(check: Check, model, name: str, workloads: dict) -> None:
 
 
 SUITE_ROWS_CPU = 2  # --cpu: rows per benchmark in the suite step (the step's code runs in `make test`, kept short)
-SUITE_FULL = HERE / "results" / "suite-full.json"  # each benchmark's full-profile item count (perf/suite.py --profile full)
 
 
 def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: float, cpu_only: bool) -> None:
@@ -424,20 +429,19 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
     call), MFU where the benchmark's work is scoring passes (2 x body parameters x tokens fed, over the GEMM rate the
     limit step measured: attention and head left out, so a lower bound), and the full profile's cost extrapolated
     linearly in items to one submission (``suite_cost``), in GPU-minutes. Benchmarks past ``budget_s`` are left out."""
-    from suite_cost import EXTRAPOLATION, counting, generated_tokens
+    from suite_cost import EXTRAPOLATION, counting, generated_tokens, planned_items
 
     from wordbench.benchmarks.registry import get
     from wordbench.benchmarks.scoring import score_dataset
     from wordbench.errors import WordbenchError
 
     device = model.device
-    full = {}
-    if SUITE_FULL.is_file():
-        full = {b: r["full_items"] for b, r in json.loads(SUITE_FULL.read_text())["per_benchmark"].items() if "full_items" in r}
+    full = {b: spec["full_items"] for b, spec in data["benchmarks"].items() if "full_items" in spec}
     with check.step(f"suite/{name}") as out:
         gemm = check.result["steps"].get(f"limit/{name}", {}).get("gemm_tflops")
         body = sum(p.numel() for n, p in model.model.named_parameters() if "embed" not in n and "lm_head" not in n)
-        out.update(extrapolation=EXTRAPOLATION, full_items_from=SUITE_FULL.name if full else None, benchmarks={})
+        out.update(extrapolation=EXTRAPOLATION, full_items_from=f"{DATA.name} (the default builds' full profiles)" if full else None,
+                   benchmarks={})
         t_start = time.perf_counter()
         for bench, spec in data["benchmarks"].items():
             if time.perf_counter() - t_start > budget_s or not check.time_left(f"suite/{name}/{bench}"):
@@ -455,7 +459,7 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
             except WordbenchError as exc:  # a sample too small for the full profile's statistics: said, not a failure
                 out["benchmarks"][bench] = {"skipped": str(exc).splitlines()[0]}
                 continue
-            items = len(run.records())
+            items = planned_items(bench, spec["data"], limit, options)  # the unit of full_items
             w = out["benchmarks"][bench] = {"items": items, "seconds": round(seconds, 3), **counts,
                                             "generated_tokens": generated_tokens(run)}
             if busy is not None:
@@ -592,6 +596,7 @@ def make_data(path: Path = DATA) -> None:
     from wordbench.hashing import seeded_key
     from wordbench.scorers.minpairs import Options
     from wordbench.scorers.wnlampro import PATTERNS, fill
+    from suite_cost import planned_items
 
     plain = lambda rows: [dict(r) for r in rows]  # noqa: E731
     out = {"benchmarks": {}}
@@ -612,7 +617,8 @@ def make_data(path: Path = DATA) -> None:
             configs["default"]["train"] = plain(short("train")[:limit])
         if bench == "minpairs":
             configs["counts"] = {"test": plain(data["counts"]["test"])}
-        out["benchmarks"][bench] = {"data": configs, "options": options}
+        full = get(bench).profile("full").as_dict()["options"]  # the suite step's extrapolation: the full build's items
+        out["benchmarks"][bench] = {"data": configs, "options": options, "full_items": planned_items(bench, data, None, full)}
     pairs = sorted(loaded["minpairs"][1]["default"]["test"], key=lambda r: seeded_key(0, r["id"]))
     sentences = list(dict.fromkeys(r["source"] for r in pairs))[: WORKLOAD_SIZES["sentence"]]
     conditional = [(Options.prompt.format(source=r["source"]), " " + r[k] + Options.end)
@@ -694,7 +700,7 @@ def main(argv=None) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     root = Path(tempfile.mkdtemp(prefix="gpu-check-work-"))
     os.environ.setdefault("WORDBENCH_CACHE", str(root / "cache"))
-    check = Check(args.budget)
+    check = Check(args.budget, out_dir / "gpu.json")
     check.result["environment"] = environment(device)
     check.result["mode"] = "cpu" if args.cpu else "cuda"
     start = time.perf_counter()
@@ -735,7 +741,7 @@ def main(argv=None) -> int:
         if device.type == "cuda":
             torch.cuda.empty_cache()
     check.result["wall_s"] = round(time.perf_counter() - start, 1)
-    (out_dir / "gpu.json").write_text(json.dumps(check.result, indent=1) + "\n")
+    check.save()
     write_text_report(check.result, out_dir / "gpu.txt")
     print((out_dir / "gpu.txt").read_text())
     return 1 if check.result["failures"] else 0

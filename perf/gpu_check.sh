@@ -6,4 +6,7 @@ SITE=${GPU_SITE:-/tmp/wordbench-site}
 PY=${PYTHON:-python3}
 $PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$SITE" .whl/*.whl
 $PY -m pip install -q --no-index --no-deps --no-build-isolation --no-compile --no-cache-dir --upgrade --target "$SITE" .
+# What scoring imports, said before any step needs it (a missing one is a wheel to add to GPU_WHEELS in the Makefile).
+PYTHONPATH="$SITE" $PY -c "import datasets, nltk, sacremoses, jsonlines, transformers, torch; print('datasets', datasets.__version__, \
+'transformers', transformers.__version__, 'torch', torch.__version__)" || echo "gpu_check.sh: a package above is missing" >&2
 PYTHONPATH="$SITE" PYTHONUNBUFFERED=1 $PY perf/gpu_check.py "$@"
