@@ -18,9 +18,9 @@ Steps, each timed and kept apart (one failing step is reported and the others st
   limit        model FLOPs utilisation of the sentence, conditional and candidates workloads on the Llama-3.2-1B and
                Llama-3-8B shapes (random bf16 weights: FLOPs do not depend on them), against the best measured bf16
                GEMM rate of the model's own matrix shapes (perf/limit.py's accounting)
-  suite        every benchmark's full profile on the check's sample, on both shapes: seconds, GPU-busy share, MFU, and the
-               GPU-minutes of one full submission extrapolated from the sample (perf/suite_cost.py; the full item
-               counts from perf/results/suite-full.json)
+  suite        every benchmark's full profile on a seeded 1% of its default build (at least 64 rows), on both shapes:
+               seconds, GPU-busy share, MFU, and the GPU-minutes of one full submission extrapolated linearly from that
+               sample to the build's full item count (perf/suite_cost.py; both carried in perf/gpu_check_data.json)
 Results: perf/results/gpu.json and gpu.txt on CUDA; --out DIR for the CPU mode (default: a temporary folder).
 """
 
@@ -424,8 +424,8 @@ SUITE_ROWS_CPU = 2  # --cpu: rows per benchmark in the suite step (the step's co
 
 
 def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: float, cpu_only: bool) -> None:
-    """The suite step: every benchmark's full profile (its options) on the check's seeded sample of its default build,
-    the largest fraction the check carries; per benchmark the seconds, the GPU-busy share (torch.profiler over the
+    """The suite step: every benchmark's full profile (its options) on a seeded sample of its default build of its own
+    (``SUITE_FRACTION`` of the rows, at least ``SUITE_LEAST``, so that the work fills batches); per benchmark the seconds, the GPU-busy share (torch.profiler over the
     call), MFU where the benchmark's work is scoring passes (2 x body parameters x tokens fed, over the GEMM rate the
     limit step measured: attention and head left out, so a lower bound), and the full profile's cost extrapolated
     linearly in items to one submission (``suite_cost``), in GPU-minutes. Benchmarks past ``budget_s`` are left out."""
@@ -447,19 +447,20 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
             if time.perf_counter() - t_start > budget_s or not check.time_left(f"suite/{name}/{bench}"):
                 out["benchmarks"][bench] = {"skipped": f"the suite step's budget of {budget_s:.0f} s was spent"}
                 continue
-            rows = spec["data"]["default"]["test"]
+            sample = spec["suite"]["data"]
+            rows = sample["default"]["test"]
             limit = min(len(rows), SUITE_ROWS_CPU) if cpu_only else len(rows)  # tendencies: caps n, the samples per strategy
             options = get(bench).profile("full").as_dict()["options"]
             model.batch_size = "auto"
             try:
                 with counting(model) as counts:
-                    run, seconds, busy = busy_time(lambda: score_dataset(get(bench).scorer(**options), model, f"gpu-check:{bench}", spec["data"],
+                    run, seconds, busy = busy_time(lambda: score_dataset(get(bench).scorer(**options), model, f"gpu-check:{bench}", sample,
                                                                          "gpu-check sample", limit=limit, out=root / name / bench,
                                                                          progress=False, precision_sample=0), device)
             except WordbenchError as exc:  # a sample too small for the full profile's statistics: said, not a failure
                 out["benchmarks"][bench] = {"skipped": str(exc).splitlines()[0]}
                 continue
-            items = planned_items(bench, spec["data"], limit, options)  # the unit of full_items
+            items = planned_items(bench, sample, limit, options)  # the unit of full_items
             w = out["benchmarks"][bench] = {"items": items, "seconds": round(seconds, 3), **counts,
                                             "generated_tokens": generated_tokens(run)}
             if busy is not None:
@@ -587,6 +588,24 @@ CHECK_RUNS = {  # benchmark -> (--limit of the sample, the options its check run
 WORKLOAD_SIZES = {"sentence": 1024, "conditional": 512, "candidates": 256}  # conditional: pairs; candidates: entries (5 targets each)
 
 
+SUITE_FRACTION, SUITE_LEAST = 0.01, 64  # the suite step's sample of each build: enough rows to fill several batches
+
+
+def cut_to(bench: str, data: dict, rows: list, plain) -> dict:
+    """The configs ``bench``'s scorer reads, for test rows ``rows``: the other configs cut to what those rows need."""
+    configs = {"default": {"test": plain(rows)}}
+    if bench == "wordpred":
+        words = {w for r in rows for w in r["words"]}
+        configs["types"] = {"test": plain(r for r in data["types"]["test"] if r["word"] in words)}
+    if bench == "tendencies":  # the human spread: a seeded sample of the train split, twice as many as the test rows
+        from wordbench.hashing import seeded_key
+
+        configs["default"]["train"] = plain(sorted(data["default"]["train"], key=lambda r: seeded_key(0, r["id"]))[: 2 * len(rows)])
+    if bench == "minpairs":
+        configs["counts"] = {"test": plain(data["counts"]["test"])}
+    return configs
+
+
 def make_data(path: Path = DATA) -> None:
     """Write ``path``: for each benchmark a seeded, stratified sample of its default build (the other configs its
     scorer reads cut to what the sample needs), and the texts of the speed workloads (as perf/peers.py takes them)."""
@@ -596,7 +615,7 @@ def make_data(path: Path = DATA) -> None:
     from wordbench.hashing import seeded_key
     from wordbench.scorers.minpairs import Options
     from wordbench.scorers.wnlampro import PATTERNS, fill
-    from suite_cost import planned_items
+    from suite_cost import limit_for, planned_items
 
     plain = lambda rows: [dict(r) for r in rows]  # noqa: E731
     out = {"benchmarks": {}}
@@ -609,16 +628,18 @@ def make_data(path: Path = DATA) -> None:
             rows = [r for r in rows if r["setting"] == options["tokenization_setting"] and not r["group"].startswith("weat:")]
         configs = {"default": {"test": plain(rows)}}
         if bench == "wordpred":
-            words = {w for r in rows for w in r["words"]}
-            configs["types"] = {"test": plain(r for r in data["types"]["test"] if r["word"] in words)}
+            configs = cut_to(bench, data, rows, plain)
         if bench == "tendencies":  # short lines: the tiny models take 64 positions
             short = lambda split: [r for r in sorted(data["default"][split], key=lambda r: seeded_key(0, r["id"])) if r["length"] <= 8]  # noqa: E731
             configs["default"]["test"] = plain(short("test")[:limit])
             configs["default"]["train"] = plain(short("train")[:limit])
         if bench == "minpairs":
             configs["counts"] = {"test": plain(data["counts"]["test"])}
-        full = get(bench).profile("full").as_dict()["options"]  # the suite step's extrapolation: the full build's items
-        out["benchmarks"][bench] = {"data": configs, "options": options, "full_items": planned_items(bench, data, None, full)}
+        full = get(bench).profile("full").as_dict()["options"]
+        suite_limit, _ = limit_for(bench, data, full, SUITE_FRACTION, SUITE_LEAST)
+        suite_rows = select(data, "default", "test", suite_limit, scorer=get(bench).scorer(**full))
+        out["benchmarks"][bench] = {"data": configs, "options": options, "full_items": planned_items(bench, data, None, full),
+                                    "suite": {"limit": suite_limit, "data": cut_to(bench, data, suite_rows, plain)}}
     pairs = sorted(loaded["minpairs"][1]["default"]["test"], key=lambda r: seeded_key(0, r["id"]))
     sentences = list(dict.fromkeys(r["source"] for r in pairs))[: WORKLOAD_SIZES["sentence"]]
     conditional = [(Options.prompt.format(source=r["source"]), " " + r[k] + Options.end)

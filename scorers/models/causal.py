@@ -87,12 +87,6 @@ def seeded_rows(device: torch.device, seeds: Sequence[int]):
         torch.multinomial = original
 
 
-def static_cache(model) -> str | None:
-    """``"static"`` where generation on a GPU can use a preallocated cache (transformers: the model compiles
-    with one), else None (a dynamic cache; on CPU it attends over the filled part only, so it is the faster)."""
-    return "static" if model.device.type == "cuda" and getattr(model, "_can_compile_fullgraph", False) else None
-
-
 def generation_config(strategy: str, max_new_tokens: int, top_p: float, beams: int, stops: set[int], **special):
     """The decoding settings of ``strategy``; every knob is explicit, since unset fields would be filled from the
     checkpoint's generation_config (its top-k, temperature, repetition penalty are not used)."""
@@ -351,7 +345,7 @@ class CausalLM(ScoringModel):
         ``greedy``, ``beam_search`` (deterministic beam search of width ``beams``). Sampling is seeded per sample
         (``seed``: one per prompt, or an int they are derived from; ``sample_seeds``), so a sample does not depend on
         the batch it is generated in. Batches are as large as fit (the KV cache of prompt + ``max_new_tokens`` per
-        row and beam counts against the token budget); a static cache on a GPU where the model takes one.
+        row and beam counts against the token budget), with a dynamic KV cache.
         The model's own generation defaults (top-k, temperature, repetition penalty) are not used.
         ``stop_at_newline`` ends a continuation at its first token holding a newline (prompted translation).
         """
@@ -367,20 +361,13 @@ class CausalLM(ScoringModel):
                             lambda prepared: self._generate_batch(prepared, strategy, max_new_tokens, top_p, beams, stops, special),
                             f"generate ({strategy})", lambda batch: (self.pad([ids for ids, _ in batch], left=True), [s for _, s in batch]))
 
-    _static_cache_fails = False  # set once a static cache was refused (a dynamic one is used from then on)
-
     def _generate_batch(self, prepared, strategy, max_new_tokens, top_p, beams, stops, special) -> list[Generation]:
         (ids, mask), seeds = prepared
-        cache = None if self._static_cache_fails else static_cache(self.model)
-        config = generation_config(strategy, max_new_tokens, top_p, beams, stops, cache_implementation=cache, **special)
-        try:
-            with seeded_rows(self.device, seeds):
-                out = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=config)
-        except (TypeError, ValueError, NotImplementedError):
-            if cache is None:
-                raise
-            self._static_cache_fails = True
-            return self._generate_batch(prepared, strategy, max_new_tokens, top_p, beams, stops, special)
+        # A dynamic cache: with a static one transformers compiles the model on CUDA, again for each batch shape, and
+        # batches here differ in rows and lengths.
+        config = generation_config(strategy, max_new_tokens, top_p, beams, stops, **special)
+        with seeded_rows(self.device, seeds):
+            out = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=config)
         return [finish_generation(self.tokenizer, row, stops) for row in out[:, ids.shape[1] :].tolist()]
 
 
