@@ -451,6 +451,12 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
             rows = sample["default"]["test"]
             limit = min(len(rows), SUITE_ROWS_CPU) if cpu_only else len(rows)  # tendencies: caps n, the samples per strategy
             options = get(bench).profile("full").as_dict()["options"]
+            bound = None
+            if not cpu_only and bench == "minpairs" and options.get("discrepancy", True):
+                # Random weights never write the newline that ends a translation, so each would run to max_new_tokens
+                # (256): bounded instead by the longest correct sentence of the sample, as a trained model's would be.
+                bound = max(len(ids) for ids in model.tokenizer([r["correct"] for r in rows], add_special_tokens=False)["input_ids"]) + 8
+                options = {**options, "max_new_tokens": bound}
             model.batch_size = "auto"
             try:
                 with counting(model) as counts:
@@ -463,6 +469,10 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
             items = planned_items(bench, sample, limit, options)  # the unit of full_items
             w = out["benchmarks"][bench] = {"items": items, "seconds": round(seconds, 3), **counts,
                                             "generated_tokens": generated_tokens(run)}
+            if bound is not None:
+                w["max_new_tokens"] = f"{bound}: the sample's longest correct sentence + 8 (random weights never end a translation)"
+            if bench == "tendencies" and not cpu_only:
+                w["max_new_tokens"] = "the longest reference + 1 (the full profile's): random weights never end a sample, so each runs to it, an upper bound"
             if busy is not None:
                 w["gpu_busy_share"] = round(busy / seconds, 3)
             if gemm and bench != "tendencies" and counts["forward_tokens"]:
