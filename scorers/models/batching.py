@@ -59,7 +59,8 @@ class BatchSizer:
         self.device = device
         # Prepare the next batch in a background thread (False: the same steps in turn). Default: on a GPU only; on a
         # CPU the host's work and the model's share the cores, so a thread ahead only competes with the compute threads
-        # (perf/peers.py, 2 cores: sentences 1.06 s with it, candidates 0.31 s, against 0.98 / 0.22 s before it).
+        # (perf/peers.py on 2 cores, runs minutes apart: sentences 1.06 s with the thread, 0.96 s without; candidates
+        # 0.31 / 0.27 s).
         self.overlap = device.type == "cuda" if overlap is None else overlap
         self.pack_width = PACK_WIDTH_CUDA if device.type == "cuda" else PACK_WIDTH_CPU
         self.configure(batch_size)
