@@ -386,13 +386,6 @@ class ScoringModel:
                              f"positions, but {self.info.name} takes {self.max_length}: give max_new_tokens <= "
                              f"{max(self.max_length - prompt_tokens, 0)} or shorter prompts")
 
-    def generation_cost(self, prompt: int, max_new_tokens: int, rows: int) -> int:
-        """What one prompt of a generation batch counts against the token budget. On a GPU its KV cache (prompt and new
-        tokens, times its ``rows``: beams), since memory is what runs out there; on a CPU the tokens it feeds each
-        decoding step (its rows), since the budget there bounds a pass's compute: counting 256 new tokens x 5 beams
-        against 1,024 made every beam translation a batch of one source."""
-        return (prompt + max_new_tokens) * rows if self.device.type == "cuda" else rows
-
     def batched(self, items: Sequence, lengths: Sequence[int], fn, desc: str | None = None, prepare=None) -> list:
         """Run ``fn`` over length-sorted batches under inference mode, results in input order; with ``prepare``
         the host's part of the next batch runs while this one computes (``BatchSizer.run``)."""

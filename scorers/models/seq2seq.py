@@ -371,7 +371,7 @@ class Seq2SeqLM(ScoringModel):
             out = self.model.generate(input_ids=ids, attention_mask=mask, generation_config=config)
             return [self.tokenizer.decode(row, skip_special_tokens=True, clean_up_tokenization_spaces=True).strip() for row in out.tolist()]
 
-        return self.batched(encoded, [self.generation_cost(len(e), max_new_tokens, beam) for e in encoded], run, f"translate (beam {beam})")
+        return self.batched(encoded, [len(e) for e in encoded], run, f"translate (beam {beam})")
 
     # --- generation -----------------------------------------------------------------------------
     def generate(self, prompts: Sequence[str], strategy: str = "ancestral", max_new_tokens: int = 256,
@@ -407,7 +407,7 @@ class Seq2SeqLM(ScoringModel):
         out: list = [None] * len(items)
         for prefix in dict.fromkeys(tuple(d) for _, d in items):  # one decoder prefix per batch
             idx = [n for n, (_, d) in enumerate(items) if tuple(d) == prefix]
-            lengths = [self.generation_cost(len(items[n][0]), max_new_tokens, rows) for n in idx]
+            lengths = [(len(items[n][0]) + max_new_tokens) * rows for n in idx]
             for n, g in zip(idx, self.batched(idx, lengths, run, f"generate ({strategy})", prepare)):
                 out[n] = g
         return out
