@@ -99,6 +99,20 @@ def test_suite_figures_as_quoted():
     assert f"{worker['overhead_s']:.1f} s of its {worker['wall_s']:.0f} s ({100 * worker['overhead_share']:.1f}%)" in text
 
 
+def test_suite_full_figures_as_quoted():
+    """`python perf/suite.py --profile full` wrote perf/results/suite-full.json: the performance page's table is its."""
+    import json
+
+    result = json.loads((ROOT / "perf" / "results" / "suite-full.json").read_text())
+    quoted_page = page("performance.md")
+    for name, r in result["per_benchmark"].items():
+        m = r["measured"]
+        row = (f"| {name} | {m['items']:,} / {r['full_items']:,} | {m['seconds']:,} | {m['forward_tokens']:,} | {m['forward_passes']:,} | "
+               f"{m['search_steps']:,} | {m['generated_tokens']:,} | {r['full_estimate']['seconds'] / 3600:,.2f} h |")
+        assert row in quoted_page, row
+    assert f"about **{result['full_suite_estimate_h']:.0f} hours**" in quoted_page
+
+
 def test_paraphrase_review_figures_as_quoted():
     """`python -m wordbench.builders.paraphrase_review`: the rules-alone share the README quotes is round 1's."""
     from wordbench.builders.paraphrase_review import rounds
