@@ -425,10 +425,11 @@ SUITE_ROWS_CPU = 2  # --cpu: rows per benchmark in the suite step (the step's co
 
 def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: float, cpu_only: bool) -> None:
     """The suite step: every benchmark's full profile (its options) on a seeded sample of its default build of its own
-    (``SUITE_FRACTION`` of the rows, at least ``SUITE_LEAST``, so that the work fills batches); per benchmark the seconds, the GPU-busy share (torch.profiler over the
-    call), MFU where the benchmark's work is scoring passes (2 x body parameters x tokens fed, over the GEMM rate the
-    limit step measured: attention and head left out, so a lower bound), and the full profile's cost extrapolated
-    linearly in items to one submission (``suite_cost``), in GPU-minutes. Benchmarks past ``budget_s`` are left out."""
+    (``SUITE_FRACTION`` of the rows, at least ``SUITE_LEAST``, so that the work fills batches); per benchmark the
+    seconds, the GPU-busy share (torch.profiler over the call), MFU where the benchmark's work is scoring passes (2 x
+    body parameters x tokens fed, over the GEMM rate the limit step measured: attention and head left out, so a lower
+    bound), and the full profile's cost extrapolated linearly in items to one submission (``suite_cost``), in
+    GPU-minutes. Benchmarks past ``budget_s`` are left out."""
     from suite_cost import EXTRAPOLATION, counting, generated_tokens, planned_items
 
     from wordbench.benchmarks.registry import get
