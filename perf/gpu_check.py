@@ -420,7 +420,8 @@ def mfu(check: Check, model, name: str, workloads: dict) -> None:
             out["host_profile_sentence"] = host_profile(lambda: model.sequence_logprobs(workloads["sentence"]))
 
 
-SUITE_ROWS_CPU = 2  # --cpu: rows per benchmark in the suite step (the step's code runs in `make test`, kept short)
+SUITE_ROWS_CPU = 2  # --cpu: the probe's rows per benchmark, and twice that measured (the step runs in `make test`, kept short)
+SUITE_PROBE_ROWS = 16  # CUDA: rows of the probe that sizes each benchmark's measured run to its share of the budget
 
 
 def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: float, cpu_only: bool) -> None:
@@ -429,7 +430,8 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
     seconds, the GPU-busy share (torch.profiler over the call), MFU where the benchmark's work is scoring passes (2 x
     body parameters x tokens fed, over the GEMM rate the limit step measured: attention and head left out, so a lower
     bound), and the full profile's cost extrapolated linearly in items to one submission (``suite_cost``), in
-    GPU-minutes. Benchmarks past ``budget_s`` are left out."""
+    GPU-minutes. Each benchmark gets an even share of what is left of ``budget_s``: a probe of ``SUITE_PROBE_ROWS``
+    rows, then the rows of the sample that share affords at the probe's rate."""
     from suite_cost import EXTRAPOLATION, counting, generated_tokens, planned_items
 
     from wordbench.benchmarks.registry import get
@@ -444,13 +446,15 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
         out.update(extrapolation=EXTRAPOLATION, full_items_from=f"{DATA.name} (the default builds' full profiles)" if full else None,
                    benchmarks={})
         t_start = time.perf_counter()
-        for bench, spec in data["benchmarks"].items():
-            if time.perf_counter() - t_start > budget_s or not check.time_left(f"suite/{name}/{bench}"):
+        benches = list(data["benchmarks"].items())
+        for k, (bench, spec) in enumerate(benches):
+            left = budget_s - (time.perf_counter() - t_start)
+            if left <= 0 or not check.time_left(f"suite/{name}/{bench}"):
                 out["benchmarks"][bench] = {"skipped": f"the suite step's budget of {budget_s:.0f} s was spent"}
                 continue
+            share = left / (len(benches) - k)  # what is left, split evenly over the benchmarks still to run
             sample = spec["suite"]["data"]
             rows = sample["default"]["test"]
-            limit = min(len(rows), SUITE_ROWS_CPU) if cpu_only else len(rows)  # tendencies: caps n, the samples per strategy
             options = get(bench).profile("full").as_dict()["options"]
             bound = None
             if not cpu_only and bench == "minpairs" and options.get("discrepancy", True):
@@ -459,17 +463,33 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
                 bound = max(len(ids) for ids in model.tokenizer([r["correct"] for r in rows], add_special_tokens=False)["input_ids"]) + 8
                 options = {**options, "max_new_tokens": bound}
             model.batch_size = "auto"
-            try:
+
+            def measure(limit: int, folder: str):  # tendencies: ``limit`` caps n, the samples per strategy
                 with counting(model) as counts:
                     run, seconds, busy = busy_time(lambda: score_dataset(get(bench).scorer(**options), model, f"gpu-check:{bench}", sample,
-                                                                         "gpu-check sample", limit=limit, out=root / name / bench,
+                                                                         "gpu-check sample", limit=limit, out=root / name / bench / folder,
                                                                          progress=False, precision_sample=0), device)
+                return run, seconds, busy, counts
+
+            # A probe first; then as many of the sample's rows as the benchmark's share of the budget affords at the
+            # probe's rate (a fresh run folder, so nothing is resumed), so that every benchmark is measured.
+            probe_rows, most = (SUITE_ROWS_CPU, 2 * SUITE_ROWS_CPU) if cpu_only else (SUITE_PROBE_ROWS, len(rows))
+            limit = min(len(rows), probe_rows)
+            try:
+                run, seconds, busy, counts = measure(limit, "probe")
+                probe = {"items": planned_items(bench, sample, limit, options), "seconds": round(seconds, 3)}
+                fit = min(len(rows), most, int(limit * (share - seconds) / max(seconds, 1e-3)))
+                if fit > limit:
+                    limit = fit
+                    run, seconds, busy, counts = measure(limit, "measured")
             except WordbenchError as exc:  # a sample too small for the full profile's statistics: said, not a failure
                 out["benchmarks"][bench] = {"skipped": str(exc).splitlines()[0]}
                 continue
             items = planned_items(bench, sample, limit, options)  # the unit of full_items
             w = out["benchmarks"][bench] = {"items": items, "seconds": round(seconds, 3), **counts,
-                                            "generated_tokens": generated_tokens(run)}
+                                            "generated_tokens": generated_tokens(run), "share_s": round(share, 1)}
+            if items != probe["items"]:
+                w["probe"] = probe
             if bound is not None:
                 w["max_new_tokens"] = f"{bound}: the sample's longest correct sentence + 8 (random weights never end a translation)"
             if bench == "tendencies" and not cpu_only:

@@ -28,6 +28,7 @@ def test_cpu_mode_checks_every_benchmark_on_every_family_it_scores(tmp_path):
     assert set(suite) == set(checked) and {"wnlampro", "wordpred", "tendencies"} <= set(measured)
     assert all(w["items"] > 0 and w["seconds"] > 0 for w in measured.values())
     assert suite["wordpred"]["search_steps"] > 0 and suite["tendencies"]["generated_tokens"] > 0
+    assert all(w["items"] > w["probe"]["items"] for w in measured.values())  # a probe sized the measured run
     assert all(w["forward_tokens"] > 0 and "mfu" in w for b, w in measured.items() if b != "tendencies")
 
 
