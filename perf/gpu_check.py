@@ -460,7 +460,7 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
             if not cpu_only and bench == "minpairs" and options.get("discrepancy", True):
                 # Random weights never write the newline that ends a translation, so each would run to max_new_tokens
                 # (256): bounded instead by the longest correct sentence of the sample, as a trained model's would be.
-                bound = max(len(ids) for ids in model.tokenizer([r["correct"] for r in rows], add_special_tokens=False)["input_ids"]) + 8
+                bound = max(len(e.ids) for e in model.plain_encodings([r["correct"] for r in rows])) + 8
                 options = {**options, "max_new_tokens": bound}
             model.batch_size = "auto"
 
@@ -657,15 +657,11 @@ def make_data(path: Path = DATA) -> None:
         rows = select(data, "default", "test", limit, scorer=scorer)
         if bench == "vast":
             rows = [r for r in rows if r["setting"] == options["tokenization_setting"] and not r["group"].startswith("weat:")]
-        configs = {"default": {"test": plain(rows)}}
-        if bench == "wordpred":
-            configs = cut_to(bench, data, rows, plain)
+        configs = cut_to(bench, data, rows, plain)
         if bench == "tendencies":  # short lines: the tiny models take 64 positions
             short = lambda split: [r for r in sorted(data["default"][split], key=lambda r: seeded_key(0, r["id"])) if r["length"] <= 8]  # noqa: E731
             configs["default"]["test"] = plain(short("test")[:limit])
             configs["default"]["train"] = plain(short("train")[:limit])
-        if bench == "minpairs":
-            configs["counts"] = {"test": plain(data["counts"]["test"])}
         full = get(bench).profile("full").as_dict()["options"]
         suite_limit, _ = limit_for(bench, data, full, SUITE_FRACTION, SUITE_LEAST)
         suite_rows = select(data, "default", "test", suite_limit, scorer=get(bench).scorer(**full))
