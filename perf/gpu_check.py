@@ -19,8 +19,9 @@ Steps, each timed and kept apart (one failing step is reported and the others st
                Llama-3-8B shapes (random bf16 weights: FLOPs do not depend on them), against the best measured bf16
                GEMM rate of the model's own matrix shapes (perf/limit.py's accounting)
   suite        every benchmark's full profile on a seeded 1% of its default build (at least 64 rows), on both shapes:
-               seconds, GPU-busy share, MFU, and the GPU-minutes of one full submission extrapolated linearly from that
-               sample to the build's full item count (perf/suite_cost.py; both carried in perf/gpu_check_data.json)
+               seconds, GPU-busy share, MFU, and the GPU-minutes of one full submission extrapolated from that sample
+               to the build's full profile: generation per text generated, the rest per item (perf/suite_cost.py; the
+               full counts carried in perf/gpu_check_data.json)
 Results: perf/results/gpu.json and gpu.txt on CUDA; --out DIR for the CPU mode (default: a temporary folder).
 """
 
@@ -429,17 +430,18 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
     (``SUITE_FRACTION`` of the rows, at least ``SUITE_LEAST``, so that the work fills batches); per benchmark the
     seconds, the GPU-busy share (torch.profiler over the call), MFU where the benchmark's work is scoring passes (2 x
     body parameters x tokens fed, over the GEMM rate the limit step measured: attention and head left out, so a lower
-    bound), and the full profile's cost extrapolated linearly in items to one submission (``suite_cost``), in
+    bound), and the full profile's cost extrapolated to one submission (``suite_cost.extrapolate``: generation per text generated, the rest per item), in
     GPU-minutes. Each benchmark gets an even share of what is left of ``budget_s``: a probe of ``SUITE_PROBE_ROWS``
     rows, then the rows of the sample that share affords at the probe's rate."""
-    from suite_cost import EXTRAPOLATION, counting, generated_tokens, planned_items
+    from suite_cost import EXTRAPOLATION, counting, extrapolate, generated_tokens, planned_units
 
     from wordbench.benchmarks.registry import get
     from wordbench.benchmarks.scoring import score_dataset
     from wordbench.errors import WordbenchError
 
     device = model.device
-    full = {b: spec["full_items"] for b, spec in data["benchmarks"].items() if "full_items" in spec}
+    full = {b: {"items": spec["full_items"], "generations": spec.get("full_generations", spec["full_items"])}
+            for b, spec in data["benchmarks"].items() if "full_items" in spec}
     with check.step(f"suite/{name}") as out:
         gemm = check.result["steps"].get(f"limit/{name}", {}).get("gemm_tflops")
         body = sum(p.numel() for n, p in model.model.named_parameters() if "embed" not in n and "lm_head" not in n)
@@ -477,7 +479,7 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
             limit = min(len(rows), probe_rows)
             try:
                 run, seconds, busy, counts = measure(limit, "probe")
-                probe = {"items": planned_items(bench, sample, limit, options), "seconds": round(seconds, 3)}
+                probe = {"items": planned_units(bench, sample, limit, options)["items"], "seconds": round(seconds, 3)}
                 fit = min(len(rows), most, int(limit * (share - seconds) / max(seconds, 1e-3)))
                 if fit > limit:
                     limit = fit
@@ -485,8 +487,9 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
             except WordbenchError as exc:  # a sample too small for the full profile's statistics: said, not a failure
                 out["benchmarks"][bench] = {"skipped": str(exc).splitlines()[0]}
                 continue
-            items = planned_items(bench, sample, limit, options)  # the unit of full_items
-            w = out["benchmarks"][bench] = {"items": items, "seconds": round(seconds, 3), **counts,
+            scored = planned_units(bench, sample, limit, options)  # in the units of full_items and full_generations
+            items = scored["items"]
+            w = out["benchmarks"][bench] = {"items": items, "generations": scored["generations"], "seconds": round(seconds, 3), **counts,
                                             "generated_tokens": generated_tokens(run), "share_s": round(share, 1)}
             if items != probe["items"]:
                 w["probe"] = probe
@@ -501,8 +504,9 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
             if w["generated_tokens"]:
                 w["generated_tokens_per_s"] = round(w["generated_tokens"] / seconds, 1)
             if bench in full and items:
-                w.update(full_items=full[bench], fraction=round(items / full[bench], 5),
-                         full_gpu_minutes=round(seconds * full[bench] / items / 60, 2))
+                w.update(full_items=full[bench]["items"], full_generations=full[bench]["generations"],
+                         fraction=round(items / full[bench]["items"], 5),
+                         full_gpu_minutes=round(extrapolate({**w, "seconds": seconds}, scored, full[bench])["seconds"] / 60, 2))
             print(f"   suite {name} {bench}: {json.dumps(w)}", flush=True)
         done = [w for w in out["benchmarks"].values() if "full_gpu_minutes" in w]
         if done and len(done) == len(data["benchmarks"]):
@@ -646,7 +650,7 @@ def make_data(path: Path = DATA) -> None:
     from wordbench.hashing import seeded_key
     from wordbench.scorers.minpairs import Options
     from wordbench.scorers.wnlampro import PATTERNS, fill
-    from suite_cost import limit_for, planned_items
+    from suite_cost import limit_for, planned_units
 
     plain = lambda rows: [dict(r) for r in rows]  # noqa: E731
     out = {"benchmarks": {}}
@@ -665,7 +669,8 @@ def make_data(path: Path = DATA) -> None:
         full = get(bench).profile("full").as_dict()["options"]
         suite_limit, _ = limit_for(bench, data, full, SUITE_FRACTION, SUITE_LEAST)
         suite_rows = select(data, "default", "test", suite_limit, scorer=get(bench).scorer(**full))
-        out["benchmarks"][bench] = {"data": configs, "options": options, "full_items": planned_items(bench, data, None, full),
+        units = planned_units(bench, data, None, full)
+        out["benchmarks"][bench] = {"data": configs, "options": options, "full_items": units["items"], "full_generations": units["generations"],
                                     "suite": {"limit": suite_limit, "data": cut_to(bench, data, suite_rows, plain)}}
     pairs = sorted(loaded["minpairs"][1]["default"]["test"], key=lambda r: seeded_key(0, r["id"]))
     sentences = list(dict.fromkeys(r["source"] for r in pairs))[: WORKLOAD_SIZES["sentence"]]

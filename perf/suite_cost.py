@@ -4,8 +4,11 @@ Shared by ``perf/suite.py --profile full`` (the packaged SmolLM2 on this machine
 (``perf/gpu_check.py``: the 1B and 8B shapes). Per benchmark it counts what the model does while the fraction is
 scored: forward tokens (tokens fed to the model; padding excluded where a row has a 2D mask, packed rows counted
 whole), generated tokens (the samples' model tokens), search steps (whole-word path steps asked of the model), and
-the wall time. The extrapolation is linear in items: ``full_s = scored_s x full_items / scored_items`` (the same
-for the counts); the fraction is a seeded stratified ``--limit`` of the benchmark's own sampling rule.
+the wall time. The extrapolation is linear in the unit each part of the work grows with: what is spent generating
+(translations, samples) in the scorer's ``generation_units`` (minpairs translates each distinct source once: 16,195
+sources for 41,871 items), the rest in items: ``full_s = gen_s x full_gen / scored_gen + (s - gen_s) x full_items /
+scored_items`` (the same for the counts); the fraction is a seeded stratified ``--limit`` of the benchmark's own
+sampling rule.
 """
 
 from __future__ import annotations
@@ -17,12 +20,15 @@ from pathlib import Path
 
 import torch
 
-EXTRAPOLATION = ("linear in items: full = measured x full_items / scored_items, for wall time and every count; the scored "
-                 "items are the seeded stratified --limit sample (seed 0) of the full profile's options")
+EXTRAPOLATION = ("linear per unit of work: the time, forward tokens and passes spent generating (translations, samples) x "
+                 "full_generations / scored_generations (the scorer's generation_units: minpairs translates each distinct "
+                 "source once), the rest x full_items / scored_items; the scored items are the seeded stratified --limit "
+                 "sample (seed 0) of the full profile's options")
 
 
-def planned_items(name: str, dataset: dict, limit: int | None, options: dict) -> int:
-    """How many items the benchmark's scorer scores with ``options`` under ``limit`` (the runner's own selection)."""
+def planned_units(name: str, dataset: dict, limit: int | None, options: dict) -> dict[str, int]:
+    """What the benchmark's scorer does with ``options`` under ``limit`` (the runner's own selection): the items it
+    scores and the texts it generates for them (``generations``: its ``generation_units``, else one per item)."""
     from wordbench.benchmarks.registry import get
     from wordbench.benchmarks.scoring import select
     from wordbench.scorers.base import RunContext
@@ -30,7 +36,33 @@ def planned_items(name: str, dataset: dict, limit: int | None, options: dict) ->
     scorer = get(name).scorer(**options)
     rows = select(dataset, "default", "test", limit, scorer=scorer)
     scorer.prepare(RunContext(data=dataset, rows=tuple(rows), limit=limit, faithful=False, paper=scorer.paper, config="default", split="test"))
-    return len(scorer.work_items(rows))
+    items = scorer.work_items(rows)
+    generations = scorer.generation_units(items)
+    return {"items": len(items), "generations": len(items) if generations is None else generations}
+
+
+def planned_items(name: str, dataset: dict, limit: int | None, options: dict) -> int:
+    """How many items the benchmark's scorer scores with ``options`` under ``limit``."""
+    return planned_units(name, dataset, limit, options)["items"]
+
+
+GENERATION_SHARE = {"seconds": "generation_seconds", "forward_tokens": "generation_forward_tokens",
+                    "forward_passes": "generation_forward_passes", "generated_tokens": "generated_tokens"}
+
+
+def extrapolate(measured: dict, scored: dict[str, int], full: dict[str, int]) -> dict:
+    """The full profile's figures from ``measured`` (seconds and counts, with the generation's share of them from
+    ``counting``): each part times its unit's ratio, full / scored (``planned_units``)."""
+    per_item = full["items"] / max(scored["items"], 1)
+    per_generation = full["generations"] / scored["generations"] if scored["generations"] else per_item
+    out = {}
+    for key in ("seconds", "forward_tokens", "forward_passes", "search_steps", "generated_tokens"):
+        if key not in measured:
+            continue
+        generating = measured.get(GENERATION_SHARE.get(key, ""), 0) if key != "generated_tokens" else measured[key]
+        value = generating * per_generation + (measured[key] - generating) * per_item
+        out[key] = round(value, 1) if key == "seconds" else round(value)
+    return out
 
 
 def limit_for(name: str, dataset: dict, options: dict, fraction: float, least: int) -> tuple[int | None, int]:
@@ -48,7 +80,9 @@ def counting(model):
     """While inside, ``counts`` holds the forward tokens and the whole-word search steps asked of ``model``."""
     from wordbench.scorers.models.base import LineSteps
 
-    counts = {"forward_tokens": 0, "forward_passes": 0, "search_steps": 0}
+    counts = {"forward_tokens": 0, "forward_passes": 0, "search_steps": 0,
+              "generation_seconds": 0.0, "generation_forward_tokens": 0, "generation_forward_passes": 0}
+    generating = [0]  # depth of generate / translate calls (a causal translation generates)
 
     def fed(_module, args, kwargs):
         ids = kwargs.get("input_ids", args[0] if args else None)
@@ -57,8 +91,30 @@ def counting(model):
         if ids is None:
             return
         mask = kwargs.get("attention_mask")
+        tokens = int(mask[:, -ids.shape[1] :].sum()) if mask is not None and mask.dim() == 2 and mask.shape[0] == ids.shape[0] else ids.numel()
         counts["forward_passes"] += 1
-        counts["forward_tokens"] += int(mask[:, -ids.shape[1] :].sum()) if mask is not None and mask.dim() == 2 and mask.shape[0] == ids.shape[0] else ids.numel()
+        counts["forward_tokens"] += tokens
+        if generating[0]:
+            counts["generation_forward_passes"] += 1
+            counts["generation_forward_tokens"] += tokens
+
+    def timed(method):
+        def call(*args, **kwargs):
+            generating[0] += 1
+            t0 = time.perf_counter()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                generating[0] -= 1
+                if not generating[0]:
+                    if model.device.type == "cuda":
+                        torch.cuda.synchronize()
+                    counts["generation_seconds"] += time.perf_counter() - t0
+        return call
+
+    methods = [m for m in ("generate", "translate") if hasattr(model, m)]
+    for m in methods:
+        setattr(model, m, timed(getattr(model, m)))
 
     wrapped = []
     for cls in [LineSteps, *_subclasses(LineSteps)]:
@@ -76,8 +132,11 @@ def counting(model):
         yield counts
     finally:
         handle.remove()
+        for m in methods:
+            delattr(model, m)  # the class's own method again
         for cls, original in wrapped:
             cls.steps = original
+        counts["generation_seconds"] = round(counts["generation_seconds"], 2)
 
 
 def _subclasses(cls) -> list[type]:
@@ -109,8 +168,8 @@ def measure(names: list[str], model, datasets: dict[str, dict], out: Path, fract
             result[name] = {"skipped": str(exc).splitlines()[0]}
             continue
         limit, rows = limit_for(name, datasets[name], options, fraction, least)
-        full_items = planned_items(name, datasets[name], None, options)
-        scored_items = planned_items(name, datasets[name], limit, options)
+        full = planned_units(name, datasets[name], None, options)
+        scored = planned_units(name, datasets[name], limit, options)
         with counting(model) as counts:
             if model.device.type == "cuda":
                 torch.cuda.synchronize()
@@ -119,14 +178,13 @@ def measure(names: list[str], model, datasets: dict[str, dict], out: Path, fract
             if model.device.type == "cuda":
                 torch.cuda.synchronize()
             seconds = time.perf_counter() - t0
-        scale = full_items / max(scored_items, 1)
-        measured = {"items": scored_items, "rows": rows if limit is None else min(limit, rows), "seconds": round(seconds, 2),
-                    **counts, "generated_tokens": generated_tokens(suite.runs[name]) if name in suite.runs else 0}
+        measured = {"items": scored["items"], "generations": scored["generations"], "rows": rows if limit is None else min(limit, rows),
+                    "seconds": round(seconds, 2), **counts,
+                    "generated_tokens": generated_tokens(suite.runs[name]) if name in suite.runs else 0}
         result[name] = {
-            "limit": limit, "fraction": round(scored_items / max(full_items, 1), 4), "full_items": full_items, "full_rows": rows,
-            "measured": measured,
-            "full_estimate": {k: (round(v * scale, 1) if k == "seconds" else round(v * scale)) for k, v in measured.items()
-                              if k not in ("items", "rows")},
+            "limit": limit, "fraction": round(scored["items"] / max(full["items"], 1), 4), "full_items": full["items"],
+            "full_generations": full["generations"], "full_rows": rows, "measured": measured,
+            "full_estimate": extrapolate(measured, scored, full),
         }
         if on_done is not None:
             on_done(name, result[name])

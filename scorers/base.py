@@ -161,6 +161,11 @@ class Scorer:
         """The items to score, from the selected dataset rows (by default the rows themselves)."""
         return rows
 
+    def generation_units(self, items: list[dict]) -> int | None:
+        """How many texts scoring ``items`` generates, where that is not one per item (minpairs translates each
+        distinct source once): a cost estimate scales the time spent generating by it. None: with the items."""
+        return None
+
     def prepare(self, context: RunContext) -> None:
         """Take the run's context; subclasses also read what scoring needs beyond the items (e.g. another
         config of ``context.data``). Called once per run, before the model loads."""

@@ -23,7 +23,7 @@ from wordbench.hashing import sha8
 from wordbench.spec import Spec, opt, template_problem
 
 from .pairs import PairScorer, pair_cell, plot_accuracy
-from .translate import DEFAULT_PROMPT, check_prompt, translate
+from .translate import DEFAULT_PROMPT, TRANSLATION_STOP, check_prompt, translate
 
 REFERENCE_TYPES = ("human", "mt")
 TABLE_1 = ["placeholder_ding", "hypercorrect_genitive", "polarity_affix_del", "clause_omission"]
@@ -71,6 +71,17 @@ class MinPairsScorer(PairScorer):
         if family == "seq2seq":
             return [(r["id"], text) for r in rows for text in (r["source"], r["correct"], r["incorrect"])]
         return [(r["id"], self.prompt.format(source=r["source"]) + " " + r[key] + self.end) for r in rows for key in ("correct", "incorrect")]
+
+    def settings_for(self, family: str | None) -> dict[str, object]:
+        """A causal model's translations end once ``beam`` hypotheses have finished (fairseq's rule, as a seq2seq
+        model's always have); the signature says so, since earlier causal runs searched on."""
+        if family == "causal" and self.options.discrepancy:
+            return {**self.settings, "beam_stop": TRANSLATION_STOP}
+        return self.settings
+
+    def generation_units(self, items: list[dict]) -> int | None:
+        """One translation per distinct source (none without the discrepancy)."""
+        return len({it["source"] for it in items}) if self.options.discrepancy else 0
 
     def uses_option(self, key: str) -> bool:
         """The translation's beam and length only where the discrepancy translates."""

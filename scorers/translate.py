@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
+from wordbench.builders.minpairs.builder import TRANSLATION_STOP
 from wordbench.cache import cache_dir
 from wordbench.hashing import sha8
 from wordbench.spec import template_problem
@@ -43,7 +44,8 @@ def cached_translations(model_name: str, sources: Sequence[str], beam: int = 5, 
                         prompt: str | None = None, max_new_tokens: int = 256, device: str = "auto", dtype: str = "auto") -> list[str]:
     """Translations of ``sources`` by ``model_name``, kept in the wordbench cache (keyed by the model's identity,
     every argument that changes the output, and the sources)."""
-    key = sha8(json.dumps([model_name, model_version(model_name), beam, prompt, max_new_tokens, dtype, list(sources)], ensure_ascii=False))
+    key = sha8(json.dumps([model_name, model_version(model_name), beam, prompt, max_new_tokens, dtype, TRANSLATION_STOP, list(sources)],
+                          ensure_ascii=False))
     path = cache_dir("translations") / f"{key}.json"
     if path.exists():
         return json.loads(path.read_text(encoding="utf-8"))

@@ -43,3 +43,25 @@ def test_compare_finds_what_differs():
     step = np.array([0.5 + 2**-11, -1.25, 3.0])  # one float16 rounding step
     assert gpu_check.compare({"vector": encode_vector(v)}, {"vector": encode_vector(step)})[0] <= gpu_check.FLOAT_TOL
     assert gpu_check.compare({"vector": encode_vector(v)}, {"vector": encode_vector(v + 0.01)})[0] > gpu_check.FLOAT_TOL
+
+
+def test_extrapolation_scales_generation_by_texts_generated():
+    """A submission's cost: what is spent generating scales with the texts generated (minpairs translates each distinct
+    source once, 16,195 for 41,871 items), the rest with the items."""
+    import suite_cost
+
+    data = json.loads(gpu_check.DATA.read_text())["benchmarks"]
+    assert data["minpairs"]["full_generations"] < data["minpairs"]["full_items"]
+    assert all(b["full_generations"] == b["full_items"] for n, b in data.items() if n != "minpairs")
+    sample = data["minpairs"]["suite"]["data"]
+    units = suite_cost.planned_units("minpairs", sample, None, {})
+    assert units == {"items": len(sample["default"]["test"]), "generations": len({r["source"] for r in sample["default"]["test"]})}
+    assert suite_cost.planned_units("minpairs", sample, None, {"discrepancy": False})["generations"] == 0
+    measured = {"seconds": 10.0, "generation_seconds": 8.0, "forward_tokens": 1000, "generation_forward_tokens": 600,
+                "forward_passes": 50, "generation_forward_passes": 40, "search_steps": 0, "generated_tokens": 0}
+    full = suite_cost.extrapolate(measured, {"items": 10, "generations": 4}, {"items": 100, "generations": 20})
+    assert full == {"seconds": 8.0 * 5 + 2.0 * 10, "forward_tokens": 600 * 5 + 400 * 10, "forward_passes": 40 * 5 + 10 * 10,
+                    "search_steps": 0, "generated_tokens": 0}
+    # nothing generated in the sample: all of it scales with the items
+    assert suite_cost.extrapolate({**measured, "generation_seconds": 0.0}, {"items": 10, "generations": 0},
+                                  {"items": 100, "generations": 0})["seconds"] == 100.0

@@ -1047,3 +1047,25 @@ def test_import_takes_published_pairs_and_refuses_what_does_not_fit(tmp_path):
         _config({"import": str(tmp_path / "missing")})
     with pytest.raises(Exception, match="no mt_model or mt_translations"):
         _config({"import": str(tmp_path / "d"), "mt_translations": str(tmp_path / "x.de")})
+
+
+def test_causal_translation_stops_as_fairseq(tiny_models, monkeypatch):
+    """A prompted causal translation ends a source once ``beam`` hypotheses have finished (fairseq's beam search, as a
+    seq2seq model's); beam sampling (tendencies) keeps transformers' default. The signature names the rule."""
+    from wordbench.scorers.minpairs import MinPairsScorer
+    from wordbench.scorers.models import load_model
+    from wordbench.scorers.models.causal import generation_config
+    from wordbench.scorers.translate import translate
+
+    assert generation_config("beam_search", 8, 1.0, 5, {2}).early_stopping is True
+    assert generation_config("beam", 8, 1.0, 5, {2}).early_stopping is False
+    gpt2 = load_model(str(tiny_models["gpt2"]))
+    seen = []
+    original = gpt2.model.generate
+    monkeypatch.setattr(gpt2.model, "generate", lambda **kw: seen.append(kw["generation_config"]) or original(**kw))
+    translate(gpt2, ["a dog ."], beam=3, prompt="E: {source}\\nG:", max_new_tokens=4)
+    assert [(c.num_beams, c.early_stopping, c.do_sample) for c in seen] == [(3, True, False)]
+    scorer = MinPairsScorer()
+    assert scorer.signature_settings("causal")["beam_stop"] == "beam-size finished (fairseq)"
+    assert "beam_stop" not in scorer.signature_settings("seq2seq")
+    assert "beam_stop" not in MinPairsScorer(discrepancy=False).signature_settings("causal")

@@ -111,6 +111,11 @@ class Config(Spec):
             raise ConfigError(f"mt_shares needs one non-negative share per MT system ({len(systems)}), not {','.join(map(str, self.mt_shares))}")
 
 
+# How the translate stage's beam search (and the scorer's, for the discrepancy) ends a source: once ``beam``
+# hypotheses have finished, as fairseq's does; a signature that names an MT model or a causal discrepancy names it.
+TRANSLATION_STOP = "beam-size finished (fairseq)"
+
+
 @dataclass(frozen=True)
 class TranslationJob:
     """What the translate stage must translate for a build: one MT system's share of the sources."""
@@ -220,7 +225,7 @@ class MinPairsBuilder(Builder):
                 version = model_version(system)  # the same identity as a scored model: every weight, config and tokenizer file
                 tag = version if version.startswith("sha256-") else f"{system}@{version}"
                 out.append(SourceInfo("mt", f"MT model {system} ({share:.0%}), beam {config.mt_beam}, max {config.mt_max_new_tokens} new tokens"
-                                      + (", prompted" if config.mt_prompt else ""), tag))
+                                      + (f", prompted, beam stop {TRANSLATION_STOP}" if config.mt_prompt else ""), tag))
         return out
 
     def _pairs(self, config: Config) -> tuple[list[Pair], list[int], int]:

@@ -393,7 +393,7 @@ class Seq2SeqLM(ScoringModel):
         items = [self.infill_ids([]) if not p else (self.encode(p).ids, [self.decoder_start_id] + target_pre) for p in prompts]
         self.check_generation(max((len(d) for _, d in items), default=1), max_new_tokens)  # the decoder's prefix and new tokens
         seeds = sample_seeds(seed, len(items))
-        rows = beams if strategy == "beam" else 1
+        rows = beams if strategy in ("beam", "beam_search") else 1
 
         def prepare(batch):
             return self.pad([items[n][0] for n in batch]), self.to_device(torch.tensor([items[n][1] for n in batch])), [seeds[n] for n in batch]
