@@ -107,7 +107,8 @@ def test_suite_full_figures_as_quoted():
     quoted_page = page("performance.md")
     for name, r in result["per_benchmark"].items():
         m = r["measured"]
-        row = (f"| {name} | {m['items']:,} / {r['full_items']:,} | {m['seconds']:,} | {m['forward_tokens']:,} | {m['forward_passes']:,} | "
+        row = (f"| {name} | {m['items']:,} / {r['full_items']:,} | {m['generations']:,} / {r['full_generations']:,} | {m['seconds']:,} | "
+               f"{m['generation_seconds']:,} | {m['forward_tokens']:,} | {m['forward_passes']:,} | "
                f"{m['search_steps']:,} | {m['generated_tokens']:,} | {r['full_estimate']['seconds'] / 3600:,.2f} h |")
         assert row in quoted_page, row
     assert f"about **{result['full_suite_estimate_h']:.0f} hours**" in quoted_page
