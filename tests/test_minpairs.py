@@ -1069,3 +1069,27 @@ def test_causal_translation_stops_as_fairseq(tiny_models, monkeypatch):
     assert scorer.signature_settings("causal")["beam_stop"] == "beam-size finished (fairseq)"
     assert "beam_stop" not in scorer.signature_settings("seq2seq")
     assert "beam_stop" not in MinPairsScorer(discrepancy=False).signature_settings("causal")
+
+
+def test_beam_translations_share_batches_on_a_cpu(tiny_models, monkeypatch):
+    """On a CPU the token budget counts a generated item's prompt only (a GPU counts its KV cache: prompt and new
+    tokens, per beam), so beam translations of several sources go through one generate call, with the translations
+    of one source at a time."""
+    import torch
+
+    from wordbench.scorers.models import load_model
+    from wordbench.scorers.models.batching import BatchSizer
+    from wordbench.scorers.translate import translate
+
+    assert BatchSizer("auto", torch.device("cuda")).generation_length(30, 256, 5) == 286 * 5
+    assert BatchSizer("auto", torch.device("cpu")).generation_length(30, 256, 5) == 30 * 5
+    gpt2 = load_model(str(tiny_models["gpt2"]), batch_size="auto")
+    gpt2.sizer.tokens = 256  # a budget the KV cache of one source's 3 beams (prompt + 40 new tokens each) would fill
+    calls = []
+    original = gpt2.model.generate
+    monkeypatch.setattr(gpt2.model, "generate", lambda **kw: calls.append(len(kw["input_ids"])) or original(**kw))
+    sources = ["a dog .", "the cat sat on the mat .", "hot is cold .", "a big red bus ."]
+    together = translate(gpt2, sources, beam=3, prompt="E: {source}\\nG:", max_new_tokens=40)
+    assert calls == [4]
+    gpt2.batch_size = 1
+    assert [translate(gpt2, [s], beam=3, prompt="E: {source}\\nG:", max_new_tokens=40)[0] for s in sources] == together

@@ -347,8 +347,8 @@ class CausalLM(ScoringModel):
         ``beam`` (beam sampling: candidates sampled, the most probable kept on a beam of ``beams``),
         ``greedy``, ``beam_search`` (deterministic beam search of width ``beams``). Sampling is seeded per sample
         (``seed``: one per prompt, or an int they are derived from; ``sample_seeds``), so a sample does not depend on
-        the batch it is generated in. Batches are as large as fit (the KV cache of prompt + ``max_new_tokens`` per
-        row and beam counts against the token budget), with a dynamic KV cache.
+        the batch it is generated in. Batches are as large as fit (``BatchSizer.generation_length``: on a GPU the KV
+        cache of prompt + ``max_new_tokens`` per row and beam counts against the token budget), with a dynamic KV cache.
         The model's own generation defaults (top-k, temperature, repetition penalty) are not used.
         ``stop_at_newline`` ends a continuation at its first token holding a newline (prompted translation).
         """
@@ -360,7 +360,7 @@ class CausalLM(ScoringModel):
         items = list(zip([self.encode(p.rstrip()).ids for p in prompts], sample_seeds(seed, len(prompts))))
         self.check_generation(max((len(ids) for ids, _ in items), default=0), max_new_tokens)
         rows = beams if strategy in ("beam", "beam_search") else 1
-        return self.batched(items, [(len(ids) + max_new_tokens) * rows for ids, _ in items],
+        return self.batched(items, [self.sizer.generation_length(len(ids), max_new_tokens, rows) for ids, _ in items],
                             lambda prepared: self._generate_batch(prepared, strategy, max_new_tokens, top_p, beams, stops, special),
                             f"generate ({strategy})", lambda batch: (self.pad([ids for ids, _ in batch], left=True), [s for _, s in batch]))
 

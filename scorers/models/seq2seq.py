@@ -407,7 +407,7 @@ class Seq2SeqLM(ScoringModel):
         out: list = [None] * len(items)
         for prefix in dict.fromkeys(tuple(d) for _, d in items):  # one decoder prefix per batch
             idx = [n for n, (_, d) in enumerate(items) if tuple(d) == prefix]
-            lengths = [(len(items[n][0]) + max_new_tokens) * rows for n in idx]
+            lengths = [self.sizer.generation_length(len(items[n][0]), max_new_tokens, rows) for n in idx]
             for n, g in zip(idx, self.batched(idx, lengths, run, f"generate ({strategy})", prepare)):
                 out[n] = g
         return out
