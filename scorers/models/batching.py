@@ -79,8 +79,9 @@ class BatchSizer:
     def generation_length(self, prompt: int, new_tokens: int, rows: int = 1) -> int:
         """What a generated item counts against the token budget. On a GPU its KV cache: prompt and new tokens, per row
         (beam). On a CPU its prompt's tokens per row only: host memory holds the cache, and a decoding step reads the
-        weights once however many rows it has, so rows are nearly free there (SmolLM2's beam translations of 48 minpairs
-        sources, fp32 on 2 cores: 88.6 s with the cache counted, one source a batch, against 32.6 s eight at a time)."""
+        weights once however many rows it has, so rows are nearly free there (``perf/suite.py --profile full``, SmolLM2
+        fp32 on 2 cores: minpairs' sample of beam translations took 150 s with the cache counted, one source a batch,
+        and 70.65 s with several sources a batch)."""
         return (prompt + new_tokens) * rows if self.device.type == "cuda" else max(prompt, 1) * rows
 
     def _take(self, lengths: list[int]) -> int:
