@@ -485,7 +485,7 @@ span, text before and after). Eight error types, one rule each:
 - **subj_verb_agreement**: the number of a clause's first third-person finite verb swapped.
 
 `reference_type` **human** edits the human reference; **mt** edits a machine translation of the same
-source (beam search) by one of the MT systems (`system`; each translates its share of the sources, the
+source (beam search that ends a source once `mt_beam` hypotheses have finished, as fairseq's) by one of the MT systems (`system`; each translates its share of the sources, the
 paper mixes four at 25%), an edit kept where the human reference has the same phenomenon word(s) at a
 position where the rule applies too, at every position of the machine reference (section 3.3's lexical overlap;
 Ding's noun and a clause need only that the rule applies to the human reference). The `counts` config lists, per
