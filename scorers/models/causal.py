@@ -218,23 +218,35 @@ class CausalLM(ScoringModel):
                     scores[n] = s
 
     @staticmethod
-    def _layout(prepared, groups, width: int):
-        """(parts, rows, row width): groups split into parts small enough for ``width`` tokens (a context and the
-        prefix tree of some of its continuations; a longer one gets a row of its own), filled into rows in the
-        order of their contexts (``fill_rows``: a start they share goes in once per row)."""
-        parts, sizes = [], []  # (context ids, [item index, ...]), and its tokens in the row
+    def _tree_runs(prepared, groups) -> list[tuple[list[int], list[tuple[int, int, int]]]]:
+        """Per group its context and its continuations in prefix-tree order, each as (item index, tokens it feeds,
+        tokens it adds after the one before it): what ``_layout`` needs at any width, worked out once."""
+        runs = []
         for head, idx in groups.items():
-            part, size, prev = [], len(head), []
+            run, prev = [], []
             for n in sorted(idx, key=lambda n: prepared[n][1][: _fed(prepared[n][1])]):  # as the tree lays them out
                 fed = prepared[n][1][: _fed(prepared[n][1])]
-                new = len(fed) - common_prefix(prev, fed)  # tokens it adds to the tree
+                run.append((n, len(fed), len(fed) - common_prefix(prev, fed)))
+                prev = fed
+            runs.append((list(head), run))
+        return runs
+
+    @staticmethod
+    def _layout(runs, width: int):
+        """(parts, rows, row width): groups (``_tree_runs``) split into parts small enough for ``width`` tokens (a
+        context and the prefix tree of some of its continuations; a longer one gets a row of its own), filled into
+        rows in the order of their contexts (``fill_rows``: a start they share goes in once per row)."""
+        parts, sizes = [], []  # (context ids, [item index, ...]), and its tokens in the row
+        for head, run in runs:
+            part, size = [], len(head)
+            for n, fed, new in run:
                 if part and size + new > width:
-                    parts.append((list(head), part))
+                    parts.append((head, part))
                     sizes.append(size)
-                    part, size, new = [], len(head), len(fed)
+                    part, size, new = [], len(head), fed
                 part.append(n)
-                size, prev = size + new, fed
-            parts.append((list(head), part))
+                size += new
+            parts.append((head, part))
             sizes.append(size)
         row_width = max([width] + sizes)  # every row is padded to the longest: fill them all up to it
         return parts, fill_rows([head for head, _ in parts], sizes, row_width), row_width
@@ -244,11 +256,12 @@ class CausalLM(ScoringModel):
         of ``sizer.pack_width`` tokens (``_layout``); what fits in one batch gets rows as narrow as that many
         rows allow, so that no row is left half empty. One pass per batch of rows, no cache."""
         self.check_length(max((len(head) + len(tail) for head, tail, _ in prepared), default=0))
-        parts, rows, row_width = self._layout(prepared, groups, self.sizer.pack_width)
+        runs = self._tree_runs(prepared, groups)
+        parts, rows, row_width = self._layout(runs, self.sizer.pack_width)
         if 1 < len(rows) <= self.sizer.size:
             low = max((len(head) + _fed(tail) for head, tail, _ in prepared), default=1)
-            row_width = narrowest_width(lambda width: len(self._layout(prepared, groups, width)[1]), low, row_width, len(rows))
-            parts, rows, row_width = self._layout(prepared, groups, row_width)
+            row_width = narrowest_width(lambda width: len(self._layout(runs, width)[1]), low, row_width, len(rows))
+            parts, rows, row_width = self._layout(runs, row_width)
         batches = [[(parts[g][0], [prepared[n][1] for n in parts[g][1]]) for g in row] for row in rows]
         for row, per_row in zip(rows, self.batched(batches, [row_width] * len(rows), self._score_tree, "sequence log-probs", self._tree_batch)):
             for g, per_group in zip(row, per_row):
