@@ -222,7 +222,7 @@ SENTENCES = ["the dog is a pet .", "a", "good is the opposite of bad and hot is 
 
 
 def test_prefix_tree_feeds_a_shared_prefix_once():
-    from wordbench.scorers.models.trie import ancestor_mask, build_trie
+    from wordbench.scorers.models.trie import ancestor_mask, build_trie, subtree_ends
 
     seqs = [[1, 2, 3], [1, 2, 4, 5], [1, 2, 3], [7], [], [1, 2]]
     trie = build_trie(seqs)
@@ -231,7 +231,7 @@ def test_prefix_tree_feeds_a_shared_prefix_once():
         assert [trie.tokens[p] for p in path] == seq and [trie.depths[p] for p in path] == list(range(len(seq)))
         assert all(trie.parents[b] == a for a, b in zip(path, path[1:])) and (not path or trie.parents[path[0]] == -1)
     assert trie.paths[0] == trie.paths[2] and trie.paths[5] == trie.paths[1][:2]
-    mask = ancestor_mask(torch.tensor([trie.parents]), torch.tensor([trie.depths]))[0]
+    mask = ancestor_mask(torch.tensor([subtree_ends(trie.parents)]))[0]
     four = trie.paths[1][2]  # sees 1, 2 and itself, not its sibling 3
     assert mask[four].nonzero().squeeze(-1).tolist() == sorted(trie.paths[1][:3])
     for node in range(len(trie.tokens)):  # every node: itself and the nodes up its parent chain, nothing else
@@ -239,6 +239,30 @@ def test_prefix_tree_feeds_a_shared_prefix_once():
         while at >= 0:
             chain, at = chain | {at}, trie.parents[at]
         assert set(mask[node].nonzero().squeeze(-1).tolist()) == chain
+
+
+def test_ancestor_mask_of_random_forests_is_the_parent_chain():
+    """Preorder subtree ends give each node exactly its parent chain, in random trees laid side by side as rows
+    pack them (``forest``), filler included (it sees itself alone)."""
+    import random
+
+    from wordbench.scorers.models.trie import ancestor_mask, build_trie, forest, subtree_ends
+
+    rng = random.Random(0)
+    for _ in range(50):
+        tries = [build_trie([[rng.randrange(4) for _ in range(rng.randrange(6))] for _ in range(rng.randrange(1, 7))])
+                 for _ in range(rng.randrange(1, 4))]
+        row = forest(tries)
+        width = len(row.tokens) + 3  # filler after the trees
+        ends = torch.arange(1, width + 1).unsqueeze(0).clone()
+        ends[0, : len(row.tokens)] = torch.tensor(subtree_ends(row.parents), dtype=torch.long)
+        mask = ancestor_mask(ends)[0]
+        parents = row.parents + [-1] * 3
+        for node in range(width):
+            chain, at = {node}, parents[node]
+            while at >= 0:
+                chain, at = chain | {at}, parents[at]
+            assert set(mask[node].nonzero().squeeze(-1).tolist()) == chain
 
 
 @pytest.mark.parametrize("name", ["gpt2", "llama"])

@@ -16,7 +16,7 @@ from wordbench.errors import WordbenchError
 from .. import wholeword
 from ..wholeword import WordPrediction, WordVocabulary, word_vocabulary
 from .batching import BatchSizer, Deferred, to_device
-from .trie import Trie, ancestor_mask
+from .trie import Trie, ancestor_mask, subtree_ends
 
 
 class ModelError(WordbenchError):
@@ -259,19 +259,19 @@ class ScoringModel:
         width = max(len(t.tokens) for t in tries)
         ids = torch.full((len(tries), width), self.pad_id, dtype=torch.long)
         positions = torch.zeros((len(tries), width), dtype=torch.long)
-        parents = torch.full((len(tries), width), -1, dtype=torch.long)
+        ends = torch.arange(1, width + 1, dtype=torch.long).repeat(len(tries), 1)  # filler sees itself alone
         for r, trie in enumerate(tries):
             n = len(trie.tokens)
             ids[r, :n], positions[r, :n] = torch.tensor(trie.tokens, dtype=torch.long), torch.tensor(trie.depths, dtype=torch.long)
-            parents[r, :n] = torch.tensor(trie.parents, dtype=torch.long)
-        return self.to_device(ids), self.to_device(positions), self.mask_form(ancestor_mask(parents, positions))
+            ends[r, :n] = torch.tensor(subtree_ends(trie.parents), dtype=torch.long)
+        return self.to_device(ids), self.to_device(positions), self.mask_form(ancestor_mask(self.to_device(ends)))
 
     def mask_form(self, mask: torch.Tensor) -> torch.Tensor:
         """A bool [rows, queries, keys] mask (True: may attend) as the model's attention takes a 4D mask, on its
         device: bool for SDPA; eager attention adds it to its scores, so 0 / the dtype's minimum."""
         mask = mask[:, None]
         if self.model.config._attn_implementation != "sdpa":
-            mask = torch.zeros(mask.shape, dtype=self.model.dtype).masked_fill(~mask, torch.finfo(self.model.dtype).min)
+            mask = torch.zeros(mask.shape, dtype=self.model.dtype, device=mask.device).masked_fill(~mask, torch.finfo(self.model.dtype).min)
         return self.to_device(mask)
 
     def head_logprobs(self, rows: torch.Tensor, cols: torch.Tensor, forward, targets: torch.Tensor, index: torch.Tensor | None = None) -> torch.Tensor:

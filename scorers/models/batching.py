@@ -42,7 +42,9 @@ class _Ready:
 
 def to_device(tensor: torch.Tensor, device: torch.device) -> torch.Tensor:
     """A host tensor on ``device``; to a GPU from pinned memory without blocking (the copy queues behind the batch
-    the device is computing, so a background thread can issue it)."""
+    the device is computing, so a background thread can issue it). A tensor on a device already goes as it is."""
+    if tensor.device.type != "cpu":
+        return tensor.to(device)
     if device.type == "cuda":
         return tensor.pin_memory().to(device, non_blocking=True)
     return tensor.to(device)

@@ -63,19 +63,21 @@ def forest(tries: Sequence[Trie]) -> Trie:
     return Trie(tokens, parents, depths, paths)
 
 
-def ancestor_mask(parents: torch.Tensor, depths: torch.Tensor) -> torch.Tensor:
-    """[rows, width] parent indices (within the row; -1 for a root or filler) and depths -> [rows, width, width]
-    bool: a node sees itself and its ancestors. One step per depth level (a node's parent is done a level before
-    it), not per column: a row of 1,024 short sentences has about 30 levels in 512 columns."""
-    rows, width = parents.shape
-    mask = torch.eye(width, dtype=torch.bool).repeat(rows, 1, 1)
-    r, n = (parents >= 0).nonzero(as_tuple=True)
-    level = depths[r, n]
-    order = torch.argsort(level, stable=True)
-    r, n = r[order], n[order]
-    start = 0
-    for end in torch.unique_consecutive(level[order], return_counts=True)[1].cumsum(0).tolist():
-        rr, nn = r[start:end], n[start:end]
-        mask[rr, nn] |= mask[rr, parents[rr, nn]]
-        start = end
-    return mask
+def subtree_ends(parents: Sequence[int]) -> list[int]:
+    """Per node, one past the last node of its subtree, for trees laid out in preorder (``build_trie`` inserts
+    sorted sequences, so a node's subtree is the run of nodes right after it; ``forest`` puts such trees side by
+    side): a node ``j`` is an ancestor of ``i``, or ``i`` itself, exactly when ``j <= i < ends[j]``."""
+    ends = list(range(1, len(parents) + 1))
+    for j in range(len(parents) - 1, 0, -1):
+        p = parents[j]
+        if p >= 0 and ends[j] > ends[p]:
+            ends[p] = ends[j]
+    return ends
+
+
+def ancestor_mask(ends: torch.Tensor) -> torch.Tensor:
+    """[rows, width] subtree ends (``subtree_ends``; a filler node's is its own index + 1) -> [rows, width, width]
+    bool: a node sees itself and its ancestors (query ``i`` sees key ``j`` where ``j <= i < ends[j]``). Two
+    comparisons on the device the ends are on: a GPU builds the mask, the host only sends the ends."""
+    at = torch.arange(ends.shape[1], device=ends.device)
+    return (at[None, None, :] <= at[None, :, None]) & (at[None, :, None] < ends[:, None, :])
