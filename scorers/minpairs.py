@@ -73,9 +73,9 @@ class MinPairsScorer(PairScorer):
         return [(r["id"], self.prompt.format(source=r["source"]) + " " + r[key] + self.end) for r in rows for key in ("correct", "incorrect")]
 
     def settings_for(self, family: str | None) -> dict[str, object]:
-        """A causal model's translations end once ``beam`` hypotheses have finished (fairseq's rule, as a seq2seq
-        model's always have); the signature says so, since earlier causal runs searched on."""
-        if family == "causal" and self.options.discrepancy:
+        """The discrepancy's translations decode as fairseq's beam search (``TRANSLATION_STOP``); the signature says
+        so, since earlier runs did not (a causal model searched on, either family could end on its first token)."""
+        if family in ("causal", "seq2seq") and self.options.discrepancy:
             return {**self.settings, "beam_stop": TRANSLATION_STOP}
         return self.settings
 

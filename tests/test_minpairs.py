@@ -335,6 +335,7 @@ def test_build_mt_references_with_tiny_marian(tiny_models, parallel, tmp_path):
     assert [len(j.sources) for j in jobs] == [len(EN)] and jobs[0].system == str(tiny_models["marian"])
     folder, meta = build("minpairs", [f"{k}={v}" for k, v in overrides.items()], out=tmp_path / "mt", progress=False, device="cpu")
     assert "mt:sha256-" in meta["signature"]  # the MT model named by the content of its files
+    assert "+stop:fairseq" in meta["signature"]  # and how its beam search ends: a build of another rule is not reused
     _, data = load_data("minpairs", str(folder))
     counts = [c for c in data["counts"]["test"] if c["reference_type"] == "mt"]
     for c in counts:  # every machine reference is either a pair or a counted drop
@@ -1049,25 +1050,29 @@ def test_import_takes_published_pairs_and_refuses_what_does_not_fit(tmp_path):
         _config({"import": str(tmp_path / "d"), "mt_translations": str(tmp_path / "x.de")})
 
 
-def test_causal_translation_stops_as_fairseq(tiny_models, monkeypatch):
-    """A prompted causal translation ends a source once ``beam`` hypotheses have finished (fairseq's beam search, as a
-    seq2seq model's); beam sampling (tendencies) keeps transformers' default. The signature names the rule."""
+def test_translations_decode_as_fairseq(tiny_models, monkeypatch):
+    """A translation (causal through a prompt, or seq2seq) ends a source once ``beam`` hypotheses have finished and
+    never on its first token, as fairseq's beam search; beam sampling (tendencies) is left as it was. The
+    signature names the rule."""
+    from wordbench.builders.minpairs.builder import TRANSLATION_STOP
     from wordbench.scorers.minpairs import MinPairsScorer
     from wordbench.scorers.models import load_model
     from wordbench.scorers.models.causal import generation_config
     from wordbench.scorers.translate import translate
 
-    assert generation_config("beam_search", 8, 1.0, 5, {2}).early_stopping is True
-    assert generation_config("beam", 8, 1.0, 5, {2}).early_stopping is False
-    gpt2 = load_model(str(tiny_models["gpt2"]))
-    seen = []
-    original = gpt2.model.generate
-    monkeypatch.setattr(gpt2.model, "generate", lambda **kw: seen.append(kw["generation_config"]) or original(**kw))
-    translate(gpt2, ["a dog ."], beam=3, prompt="E: {source}\\nG:", max_new_tokens=4)
-    assert [(c.num_beams, c.early_stopping, c.do_sample) for c in seen] == [(3, True, False)]
+    search, sampling = generation_config("beam_search", 8, 1.0, 5, {2}), generation_config("beam", 8, 1.0, 5, {2})
+    assert (search.early_stopping, search.min_new_tokens) == (True, 1)
+    assert (sampling.early_stopping, sampling.min_new_tokens) == (None, None)
+    for name, prompt in (("gpt2", "E: {source}\\nG:"), ("marian", None)):
+        model = load_model(str(tiny_models[name]))
+        seen = []
+        original = model.model.generate
+        monkeypatch.setattr(model.model, "generate", lambda _original=original, **kw: seen.append(kw["generation_config"]) or _original(**kw))
+        out = translate(model, ["a dog ."], beam=3, prompt=prompt, max_new_tokens=4)
+        assert [(c.num_beams, c.early_stopping, c.min_new_tokens, c.do_sample) for c in seen] == [(3, True, 1, False)], name
+        assert len(out) == 1
     scorer = MinPairsScorer()
-    assert scorer.signature_settings("causal")["beam_stop"] == "beam-size finished (fairseq)"
-    assert "beam_stop" not in scorer.signature_settings("seq2seq")
+    assert scorer.signature_settings("causal")["beam_stop"] == scorer.signature_settings("seq2seq")["beam_stop"] == TRANSLATION_STOP
     assert "beam_stop" not in MinPairsScorer(discrepancy=False).signature_settings("causal")
 
 

@@ -111,9 +111,10 @@ class Config(Spec):
             raise ConfigError(f"mt_shares needs one non-negative share per MT system ({len(systems)}), not {','.join(map(str, self.mt_shares))}")
 
 
-# How the translate stage's beam search (and the scorer's, for the discrepancy) ends a source: once ``beam``
-# hypotheses have finished, as fairseq's does; a signature that names an MT model or a causal discrepancy names it.
-TRANSLATION_STOP = "beam-size finished (fairseq)"
+# How the translate stage's beam search (and the scorer's, for the discrepancy) ends a source, as fairseq's does: once
+# ``beam`` hypotheses have finished, none before its first token. The signatures of an MT model's build and of a
+# discrepancy run name it.
+TRANSLATION_STOP = "beam-size finished, at least one token (fairseq)"
 
 
 @dataclass(frozen=True)
@@ -224,8 +225,8 @@ class MinPairsBuilder(Builder):
                     continue
                 version = model_version(system)  # the same identity as a scored model: every weight, config and tokenizer file
                 tag = version if version.startswith("sha256-") else f"{system}@{version}"
-                out.append(SourceInfo("mt", f"MT model {system} ({share:.0%}), beam {config.mt_beam}, max {config.mt_max_new_tokens} new tokens"
-                                      + (f", prompted, beam stop {TRANSLATION_STOP}" if config.mt_prompt else ""), tag))
+                out.append(SourceInfo("mt", f"MT model {system} ({share:.0%}), beam {config.mt_beam}, max {config.mt_max_new_tokens} new tokens, "
+                                      f"stop {TRANSLATION_STOP}" + (", prompted" if config.mt_prompt else ""), f"{tag}+stop:fairseq"))
         return out
 
     def _pairs(self, config: Config) -> tuple[list[Pair], list[int], int]:

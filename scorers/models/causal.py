@@ -90,14 +90,14 @@ def seeded_rows(device: torch.device, seeds: Sequence[int]):
 def generation_config(strategy: str, max_new_tokens: int, top_p: float, beams: int, stops: set[int], **special):
     """The decoding settings of ``strategy``; every knob is explicit, since unset fields would be filled from the
     checkpoint's generation_config (its top-k, temperature, repetition penalty are not used). A beam search
-    (translation) ends a prompt once ``beams`` hypotheses have finished, as fairseq's beam search does (the
-    decoding of Vamvas & Sennrich, and of ``Seq2SeqLM.translate``)."""
+    (translation) decodes as fairseq's does (the decoding of Vamvas & Sennrich, and of ``Seq2SeqLM.translate``):
+    a prompt ends once ``beams`` hypotheses have finished, and none ends before its first token."""
     from transformers import GenerationConfig
 
     sampling = strategy not in SEARCHES
     return GenerationConfig(
         max_new_tokens=max_new_tokens, min_length=0, do_sample=sampling, num_beams=beams if strategy in ("beam", "beam_search") else 1,
-        early_stopping=strategy == "beam_search",
+        **({"early_stopping": True, "min_new_tokens": 1} if strategy == "beam_search" else {}),
         **({"top_k": 0, "top_p": top_p if strategy == "nucleus" else 1.0, "temperature": 1.0, "typical_p": 1.0,
             "epsilon_cutoff": 0.0, "eta_cutoff": 0.0} if sampling else {}),
         repetition_penalty=1.0, no_repeat_ngram_size=0, length_penalty=1.0, eos_token_id=sorted(stops) or None, **special,

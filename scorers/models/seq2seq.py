@@ -360,7 +360,7 @@ class Seq2SeqLM(ScoringModel):
             max_new_tokens = max(1, min(max_new_tokens, self.max_length - 1))
         config = GenerationConfig(
             max_new_tokens=max_new_tokens, num_beams=beam, do_sample=False, length_penalty=1.0, repetition_penalty=1.0,
-            no_repeat_ngram_size=0, early_stopping=True, eos_token_id=self.tokenizer.eos_token_id, pad_token_id=self.pad_id,
+            no_repeat_ngram_size=0, early_stopping=True, min_new_tokens=1, eos_token_id=self.tokenizer.eos_token_id, pad_token_id=self.pad_id,
             decoder_start_token_id=self.decoder_start_id,
         )
         encoded = [self.encode(s).ids for s in sources]
