@@ -200,6 +200,22 @@ class VASTBuilder(Builder):
         "score": "the human similarity score",
     }
 
+    @classmethod
+    def row_problem(cls, config: str, table) -> str | None:
+        """A word's span must hold the word (case aside): the model's states are read at ``context[start:end]``, so a
+        span off the word would score another piece of text. Checked when data arrives, before a model loads."""
+        if config != "default" or table.num_rows == 0:
+            return None
+        columns = [table.column(c).to_pylist() for c in ("id", "word", "context", "start", "end")]
+        for n, (ident, word, context, start, end) in enumerate(zip(*columns)):
+            if None in (word, context, start, end):
+                missing = [c for c, v in zip(("word", "context", "start", "end"), (word, context, start, end)) if v is None]
+                return f"row {n + 1} (id {ident}): no {' or '.join(missing)}"
+            if not 0 <= start < end <= len(context) or context[start:end].lower() != word.lower():
+                return (f"row {n + 1} (id {ident}): the word {word!r} is not at {start}:{end} of its context {context!r} "
+                        "(start and end are the word's character span in the context)")
+        return None
+
     def _lexicon(self, config: Config) -> Lexicon:
         scale = None if config.scale_low is None or config.scale_high is None else (config.scale_low, config.scale_high)
         lex = load_lexicon(config.lexicon, config.word_column, config.valence_column, scale)

@@ -545,3 +545,24 @@ def test_finite_argmax_and_too_few():
 
     assert stats.finite_argmax([np.nan, 0.2, np.inf, 0.5]) == 3 and stats.finite_argmax([np.nan, np.nan]) is None
     assert vast.too_few([1.0, 2.0]) and vast.too_few([3.0, 3.0, 3.0, None]) and vast.too_few([1.0, 2.0, np.nan, 3.0]) is None
+
+
+@pytest.mark.parametrize("change", [{"start": 1}, {"end": 10_000}, {"start": 3, "end": 3}])
+def test_a_span_off_its_word_is_refused_when_data_arrives(vast_data, tmp_path, change):
+    """``context[start:end]`` is where a word's states are read: a span off the word (or out of its context) is a
+    one-line error naming the row when the data loads, before a model does."""
+    import shutil
+
+    import datasets
+
+    from wordbench.benchmarks.hub import load_data
+    from wordbench.errors import DataFormatError
+
+    folder = shutil.copytree(vast_data, tmp_path / "bad")
+    parquet = next((folder / "data" / "default").glob("test-*.parquet"))
+    rows = datasets.Dataset.from_parquet(str(parquet)).to_list()
+    assert all(r["context"][r["start"]:r["end"]].lower() == r["word"].lower() for r in rows)  # as built
+    rows[2].update(change)
+    datasets.Dataset.from_list(rows, features=datasets.Dataset.from_parquet(str(parquet)).features).to_parquet(str(parquet))
+    with pytest.raises(DataFormatError, match=rf"row 3 \(id {rows[2]['id']}\): the word .* is not at "):
+        load_data("vast", str(folder), progress=False)
