@@ -183,6 +183,16 @@ class RandomContexts:
         return " ".join(left + [found] + right), start, start + len(found)
 
 
+def span_problem(word: str | None, context: str | None, start: int | None, end: int | None) -> str | None:
+    """What is wrong with a word's span, or None: the model's states are read at ``context[start:end]``, which must be
+    the word (case aside), so a span off it would score another piece of text."""
+    if None in (word, context, start, end):
+        return "no " + " or ".join(c for c, v in zip(("word", "context", "start", "end"), (word, context, start, end)) if v is None)
+    if not 0 <= start < end <= len(context) or context[start:end].lower() != word.lower():
+        return f"the word {word!r} is not at {start}:{end} of its context {context!r}"
+    return None
+
+
 class VASTBuilder(Builder):
     name = "vast"
     version = "2.2.0"
@@ -202,18 +212,14 @@ class VASTBuilder(Builder):
 
     @classmethod
     def row_problem(cls, config: str, table) -> str | None:
-        """A word's span must hold the word (case aside): the model's states are read at ``context[start:end]``, so a
-        span off the word would score another piece of text. Checked when data arrives, before a model loads."""
+        """Every row's span holds its word (``span_problem``), checked when data arrives, before a model loads."""
         if config != "default" or table.num_rows == 0:
             return None
         columns = [table.column(c).to_pylist() for c in ("id", "word", "context", "start", "end")]
-        for n, (ident, word, context, start, end) in enumerate(zip(*columns)):
-            if None in (word, context, start, end):
-                missing = [c for c, v in zip(("word", "context", "start", "end"), (word, context, start, end)) if v is None]
-                return f"row {n + 1} (id {ident}): no {' or '.join(missing)}"
-            if not 0 <= start < end <= len(context) or context[start:end].lower() != word.lower():
-                return (f"row {n + 1} (id {ident}): the word {word!r} is not at {start}:{end} of its context {context!r} "
-                        "(start and end are the word's character span in the context)")
+        for n, (ident, *span) in enumerate(zip(*columns)):
+            problem = span_problem(*span)
+            if problem:
+                return f"row {n + 1} (id {ident}): {problem} (start and end are the word's character span in the context)"
         return None
 
     def _lexicon(self, config: Config) -> Lexicon:

@@ -440,7 +440,7 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
     from wordbench.errors import WordbenchError
 
     device = model.device
-    full = {b: {"items": spec["full_items"], "generations": spec.get("full_generations", spec["full_items"])}
+    full = {b: {"items": spec["full_items"], "generations": spec["full_generations"]}
             for b, spec in data["benchmarks"].items() if "full_items" in spec}
     with check.step(f"suite/{name}") as out:
         gemm = check.result["steps"].get(f"limit/{name}", {}).get("gemm_tflops")

@@ -43,11 +43,6 @@ def planned_units(name: str, dataset: dict, limit: int | None, options: dict) ->
     return {"items": len(items), "generations": len(items) if generations is None else generations}
 
 
-def planned_items(name: str, dataset: dict, limit: int | None, options: dict) -> int:
-    """How many items the benchmark's scorer scores with ``options`` under ``limit``."""
-    return planned_units(name, dataset, limit, options)["items"]
-
-
 GENERATION_SHARE = {"seconds": "generation_seconds", "forward_tokens": "generation_forward_tokens",
                     "forward_passes": "generation_forward_passes", "generated_tokens": "generated_tokens"}
 
@@ -61,7 +56,7 @@ def extrapolate(measured: dict, scored: dict[str, int], full: dict[str, int]) ->
     for key in ("seconds", "forward_tokens", "forward_passes", "search_steps", "generated_tokens"):
         if key not in measured:
             continue
-        generating = measured.get(GENERATION_SHARE.get(key, ""), 0) if key != "generated_tokens" else measured[key]
+        generating = measured.get(GENERATION_SHARE[key], 0) if key in GENERATION_SHARE else 0
         value = generating * per_generation + (measured[key] - generating) * per_item
         out[key] = round(value, 1) if key == "seconds" else round(value)
     return out

@@ -25,6 +25,7 @@ import numpy as np
 from wordbench.errors import ConfigError, DataFormatError
 from wordbench.hashing import seeded_key
 from wordbench.spec import Spec, opt, seed_opt
+from wordbench.builders.vast import span_problem
 from wordbench.builders.vast_words import valence_class
 from wordbench.builders.vast_words import POLAR, VAD_SETS, WEAT_TESTS, WORD_SETS
 
@@ -315,9 +316,10 @@ class VASTScorer(Scorer):
         return self._best[setting]
 
     def score(self, model, items: list[dict]) -> list[dict]:
-        for r in items:
-            if r["context"][r["start"]:r["end"]].lower() != r["word"].lower():
-                raise DataFormatError(f"row {r['id']}: the word {r['word']!r} is not at {r['start']}:{r['end']} of {r['context']!r}")
+        for r in items:  # data given as rows (the API) has not met the builder's row_problem
+            problem = span_problem(r["word"], r["context"], r["start"], r["end"])
+            if problem:
+                raise DataFormatError(f"row {r['id']}: {problem}")
         self._check_seen(model)
         layer = self._layer(model)
         best = {s: self._best_layer(model, s) for s in dict.fromkeys(r["setting"] for r in items)}
