@@ -6,7 +6,6 @@ message in the page while the server goes on; Gradio is imported only by ``build
 
 from __future__ import annotations
 
-import html
 import os
 import re
 import time
@@ -15,16 +14,20 @@ from pathlib import Path
 
 from wordbench.cache import cache_dir
 from wordbench.errors import WordbenchError, warn
+from wordbench.scorers.models.load import FAMILIES
+from wordbench.text import as_code, as_html, as_markdown, typed_line
 
 from . import __version__
 from .hubfaults import scrub
-from .leaderboard import BOARD_STYLE, board, board_heads, board_profiles, board_html, board_label as row_label, sort_board, stored_summaries
-from .queue import STATUSES, open_queue
+from .leaderboard import BOARD_STYLE, board, damaged_files, board_heads, board_profiles, board_html, board_label as row_label, sort_board, stored_summaries
+from .packaged import packaged
+from .queue import DTYPES, STATUSES, open_queue
 from .registry import get
-from .submit import admit
+from .submit import MODEL_CAP, admit
 from .suite import parse_names
 
 SPACE_EXTRA = "pip install 'wordbench[space]'"
+ORDERS = ("ascending", "descending")
 SIZES = (("under 1M", 0, 1e6), ("1M-1B", 1e6, 1e9), ("1B-10B", 1e9, 1e10), ("over 10B", 1e10, float("inf")))
 RESULTS_TTL_S = 60  # a Hub results dataset is downloaded again at most this often
 
@@ -34,7 +37,7 @@ class Refusal(WordbenchError):
 
 
 def error_html(message: str) -> str:
-    return f'<div class="wb-error" role="alert">{html.escape(message)}</div>'
+    return f'<div class="wb-error" role="alert">{as_html(message)}</div>'
 
 
 def one_line(exc: BaseException, token: str | None = None) -> str:
@@ -66,6 +69,23 @@ def age(iso: str | None, now: datetime | None = None) -> str:
         if seconds >= size:
             return f"{seconds / size:.0f} {unit}"
     return f"{max(seconds, 0):.0f} s"
+
+
+def control_problem(sort, order, families, sizes, search) -> str | None:
+    """Why the Leaderboard tab's controls hold a value the form never offers (None: they do not)."""
+    if not isinstance(sort, (str, type(None))) or not isinstance(search, (str, type(None))):
+        return "sort and search are text"
+    if order not in ORDERS:
+        return f"order {str(order)[:40]!r} is not one of {', '.join(ORDERS)}"
+    for what, values, known in (("family", families, FAMILIES), ("size", sizes, [s for s, *_ in SIZES] + ["unknown"])):
+        if not isinstance(values, (list, tuple, type(None))):
+            return f"{what} is a list of choices"
+        bad = [v for v in values or () if v not in known]
+        if bad:
+            return f"{what} {str(bad[0])[:40]!r} is not one of {', '.join(known)}"
+    if search and len(search) > MODEL_CAP:
+        return f"the search is {len(search):,} characters long; at most {MODEL_CAP} are taken"
+    return None
 
 
 class Leaderboard:
@@ -117,6 +137,7 @@ class Leaderboard:
             problems.append(f"The queue could not be read, so models not yet scored are missing: {one_line(exc, self.token)}")
         try:
             folder = self.results_folder()
+            problems += [f"Damaged, left out of the table: {line}" for line in damaged_files(folder)]
         except Exception as exc:  # noqa: BLE001
             problems.append(f"No scores to show: {one_line(exc, self.token)}")
         try:
@@ -127,6 +148,14 @@ class Leaderboard:
         return names, rows, problems
 
     # Leaderboard tab ------------------------------------------------------------------------------------------------
+    def shaped(self, sort="rank", order="ascending", families=(), sizes=(), search="") -> str:
+        """The table as the controls ask for it. A value no control offers (sent through the API) is refused in one line
+        in the page, as the form would not take it."""
+        problem = control_problem(sort, order, families, sizes, search)
+        if problem:
+            return error_html(problem)
+        return self.table(sort or "rank", order == "descending", tuple(families or ()), tuple(sizes or ()), search or "")
+
     def table(self, sort: str = "rank", descending: bool = False, families=(), sizes=(), search: str = "") -> str:
         try:
             names, rows, problems = self.rows()
@@ -144,7 +173,7 @@ class Leaderboard:
             profiles = board_profiles(names, rows)
             if not rows:
                 return out + "<p>No model matches.</p>" if names or search or families or sizes else out + "<p>No model submitted yet.</p>"
-            return (out + f"<p>Profile: {html.escape(profiles)}. Click a column's head to sort (empty cells stay last), "
+            return (out + f"<p>Profile: {as_html(profiles)}. Click a column's head to sort (empty cells stay last), "
                     "a row to open its reports below.</p>" + board_html(names, sort_board(rows, sort, descending), sort, descending,
                                                                          base="", table_id="board", link_reports=False))
         except Exception as exc:  # noqa: BLE001 - never a traceback in the page
@@ -176,10 +205,11 @@ class Leaderboard:
             names, rows, _ = self.rows()
             row = next((r for r in rows if row_label(r) == label), None)
             if row is None:
-                return f"No model {label} on the leaderboard.", []
+                return f"No model {as_markdown(label)} on the leaderboard.", []
             folder = self.results_folder()
-            parts, figures = [f"## {row['model']}\n\nrevision `{row['revision']}`, {row['dtype']}, weights {row['weights'] or 'unknown'}, "
-                              f"{row['family']}, profile {row['profile']}"], []
+            parts, figures = [f"## {as_markdown(row['model'])}\n\nrevision {as_code(row['revision'])}, {as_markdown(row['dtype'])}, "
+                              f"weights {as_markdown(row['weights'] or 'unknown')}, {as_markdown(row['family'])}, "
+                              f"profile {as_markdown(row['profile'])}"], []
             for n in names:
                 cell = row["cells"][n]
                 if cell["report"] is None:
@@ -192,7 +222,7 @@ class Leaderboard:
                 figures += [(str(p), f"{n}: {p.stem.replace('_', ' ')}") for p in sorted((report.parent / "plots").glob("*.png"))]
             return "\n\n".join(parts), figures
         except Exception as exc:  # noqa: BLE001
-            return f"**The reports could not be read:** {one_line(exc, self.token)}", []
+            return f"**The reports could not be read:** {as_markdown(one_line(exc, self.token))}", []
 
     def side_by_side(self, benchmark: str | None) -> str:
         """One benchmark's figures with every model side by side: one table, a column per model (VAST's per-layer
@@ -205,30 +235,72 @@ class Leaderboard:
             group = sorted((s for s in stored_summaries(self.results_folder()) if s["benchmark"] == benchmark),
                            key=lambda s: s["model"]["name"])
             if not group:
-                return f"No run of {benchmark} published yet."
-            return f"Signature of the first run: `{group[0]['signature']}`\n\n" + side_by_side_markdown(group)
+                return f"No run of {as_markdown(benchmark)} published yet."
+            return f"Signature of the first run: {as_code(group[0]['signature'])}\n\n" + side_by_side_markdown(group)
         except Exception as exc:  # noqa: BLE001
-            return f"**{benchmark} could not be shown:** {one_line(exc, self.token)}"
+            return f"**{as_markdown(benchmark)} could not be shown:** {as_markdown(one_line(exc, self.token))}"
 
     # Submit tab -----------------------------------------------------------------------------------------------------
     def submit(self, model: str, revision: str = "", dtype: str = "", submitter: str = "") -> str:
         """Admit ``model`` through the one admission function; the request queued, or the one-line refusal."""
-        try:
-            model, revision, submitter = (model or "").strip(), (revision or "").strip() or None, (submitter or "").strip()
-            if not model:
-                raise Refusal("give a model: a Hub id (ORG/NAME)")
-            if not submitter:
-                raise Refusal("give your name (or sign in with the Hub): each submitter may have a limited number of pending requests")
-            if looks_local(model) and not self.allow_local:
-                raise Refusal(f"{model} is a local path: this server takes Hub ids only (it takes paths when started with --allow-local-paths)")
-            r = admit(model, open_queue(self.queue_spec, self.token), dtype or None, submitter, revision, self.token)
-        except Exception as exc:  # noqa: BLE001 - every refusal is its one line
+        *_, answer = self.submit_steps(model, revision, dtype, submitter)
+        return answer
+
+    def submit_steps(self, model, revision="", dtype="", submitter=""):
+        """``submit`` as the page shows it: a line for each admission check as it starts (a local model's files are
+        hashed, a Hub model's revision pinned), then the answer. Every value is refused in one line where the form
+        would not offer it (a dtype outside its list, text over its length), so the API gets what the form gets."""
+        import queue as threads_queue
+        import threading
+
+        lines: threads_queue.Queue = threads_queue.Queue()
+        outcome: dict = {}
+
+        def run():
+            try:
+                outcome["request"] = self._admit(model, revision, dtype, submitter, lambda line: lines.put(line))
+            except Exception as exc:  # noqa: BLE001 - every refusal is its one line
+                outcome["error"] = exc
+            lines.put(None)
+
+        worker = threading.Thread(target=run, daemon=True)
+        worker.start()
+        done: list[str] = []
+        while (line := lines.get()) is not None:
+            done.append(line)
+            yield "Checking the submission: " + " · ".join(as_markdown(d) for d in done) + " …"
+        worker.join()
+        if "error" in outcome:
+            exc = outcome["error"]
             if not isinstance(exc, WordbenchError):
-                warn(f"submission of {model!r}: {one_line(exc)}")
-            return f"**Refused:** {one_line(exc, self.token)}"
-        return (f"**Queued** request `{r.id}`: {r.model} at revision `{r.revision}` ({r.family}, {r.dtype}, "
-                f"{r.params if r.params is not None else 'unknown'} parameters), profile {r.profile}, "
-                f"{len(r.suite)} benchmark(s). Status: **{r.status}** (see the Queue tab).")
+                warn(f"submission of {str(model)[:200]!r}: {one_line(exc)}")
+            yield f"**Refused:** {as_markdown(one_line(exc, self.token))}"
+            return
+        r = outcome["request"]
+        yield (f"**Queued** request {as_code(r.id)}: {as_markdown(r.model)} at revision {as_code(r.revision)} "
+               f"({as_markdown(r.family)}, {r.dtype}, {r.params if r.params is not None else 'unknown'} parameters), profile "
+               f"{as_markdown(r.profile)}, {len(r.suite)} benchmark(s). Status: **{r.status}** (see the Queue tab).")
+
+    def _admit(self, model, revision, dtype, submitter, step):
+        for name, value in (("model", model), ("revision", revision), ("dtype", dtype), ("submitter", submitter)):
+            if value is not None and not isinstance(value, str):
+                raise Refusal(f"the {name} is text, not {type(value).__name__}")
+        model = typed_line(model, "the model", MODEL_CAP)
+        if not model:
+            raise Refusal("give a model: a Hub id (ORG/NAME)")
+        if not (submitter or "").strip():
+            raise Refusal("give your name (or sign in with the Hub): each submitter may have a limited number of pending requests")
+        if dtype and dtype not in DTYPES:
+            raise Refusal(f"dtype {dtype[:40]!r} is not one of the form's: {', '.join(DTYPES)}")
+        if model.startswith("packaged:"):
+            if not self.allow_local:
+                raise Refusal(f"{model} is a packaged local model: this server takes Hub ids only (it takes local models when "
+                              "started with --allow-local-paths)")
+            model = packaged(model)
+        elif looks_local(model) and not self.allow_local:
+            raise Refusal(f"{model} is a local path: this server takes Hub ids only (it takes paths when started with --allow-local-paths)")
+        return admit(model, open_queue(self.queue_spec, self.token), dtype or None, submitter, (revision or "").strip() or None,
+                     self.token, step=step)
 
     # Queue tab ------------------------------------------------------------------------------------------------------
     def queue_view(self) -> str:
@@ -239,7 +311,7 @@ class Leaderboard:
         notes = "".join(error_html(self.unreadable_line(u)) for u in unreadable)
         if not requests:
             return notes + "<p>No request yet.</p>"
-        e, parts = html.escape, [notes]
+        e, parts = as_html, [notes]
         for status in STATUSES:
             group = [r for r in requests if r.status == status]
             if not group:
@@ -267,7 +339,7 @@ class Leaderboard:
         try:
             summaries = stored_summaries(self.results_folder())
             if summaries:
-                lines += ["An example, the signature of one published run:", "", f"`{summaries[0]['signature']}`", ""]
+                lines += ["An example, the signature of one published run:", "", as_code(summaries[0]['signature']), ""]
         except Exception:  # noqa: BLE001 - the example is optional
             pass
         lines += ["## Benchmarks", ""]
@@ -324,11 +396,13 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
             with gr.Tab("Leaderboard", id="leaderboard"):
                 with gr.Row():
                     search = gr.Textbox(label="Search by name", scale=2)
-                    family = gr.CheckboxGroup(label="Family", choices=[], scale=2)
-                    size = gr.CheckboxGroup(label="Parameters", choices=[], scale=2)
+                    # every list takes any value at the API and the view refuses what the form would not offer (in
+                    # one line), rather than Gradio raising inside its preprocessing with a traceback in the log
+                    family = gr.Dropdown(label="Family", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=2)
+                    size = gr.Dropdown(label="Parameters", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=2)
                 with gr.Row():
                     sort = gr.Dropdown(label="Sort by", choices=["rank"], value="rank", scale=2, allow_custom_value=True)
-                    order = gr.Radio(["ascending", "descending"], value="ascending", label="Order", scale=1)
+                    order = gr.Dropdown(list(ORDERS), value="ascending", label="Order", scale=1, allow_custom_value=True)
                     refresh = gr.Button("Refresh", scale=0)
                 action = gr.Textbox(elem_id="wb-action", elem_classes="wb-hidden", show_label=False, container=False)
                 table = gr.HTML(elem_classes="wb-table-wrap")
@@ -337,7 +411,7 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
                 report = gr.Markdown()
                 gallery = gr.Gallery(label="Figures", columns=2, height=460, object_fit="contain", visible=False)
                 gr.Markdown("## One benchmark, every model side by side")
-                bench = gr.Dropdown(label="Benchmark", choices=parse_names("all"), value=None)
+                bench = gr.Dropdown(label="Benchmark", choices=parse_names("all"), value=None, allow_custom_value=True)
                 side = gr.Markdown()
             with gr.Tab("Submit", id="submit"):
                 gr.Markdown("Submit a model by its Hub id and revision (the revision is pinned to the commit it points to "
@@ -347,7 +421,7 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
                     gr.LoginButton()
                 model = gr.Textbox(label="Model", placeholder="ORG/NAME" + (" or a local path" if allow_local else ""), elem_id="wb-model")
                 revision = gr.Textbox(label="Revision", placeholder="main", elem_id="wb-revision")
-                dtype = gr.Dropdown(label="dtype", choices=["float32", "bfloat16", "float16"], value="float32", elem_id="wb-dtype")
+                dtype = gr.Dropdown(label="dtype", choices=list(DTYPES), value="float32", elem_id="wb-dtype", allow_custom_value=True)
                 name = gr.Textbox(label="Your name", elem_id="wb-submitter", visible=not hub_login)
                 go = gr.Button("Submit", variant="primary", elem_id="wb-submit")
                 answer = gr.Markdown(elem_id="wb-answer")
@@ -358,7 +432,7 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
                 about = gr.Markdown()
 
         def draw(s, o, f, z, q):
-            return lb.table(s, o == "descending", f or (), z or (), q or "")
+            return lb.shaped(s, o, f, z, q)
 
         def controls(f, z, s, p):
             """Choices as the data now has them; a value no longer among them is dropped (Gradio refuses it)."""
@@ -396,8 +470,9 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
         if hub_login:
             def submit_signed_in(m, r, d, profile):
                 if profile is None:
-                    return "**Refused:** sign in with the Hub first (the button above): your Hub name is the submitter"
-                return lb.submit(m, r, d, profile.username)
+                    yield "**Refused:** sign in with the Hub first (the button above): your Hub name is the submitter"
+                    return
+                yield from lb.submit_steps(m, r, d, profile.username)
 
             # Gradio fills a parameter typed OAuthProfile with the signed-in user (a real type: this module's
             # annotations are strings, which Gradio cannot resolve without gradio among its globals)
@@ -405,7 +480,7 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
 
             go.click(submit_signed_in, [model, revision, dtype], answer).then(lb.queue_view, None, queue_html)
         else:
-            go.click(lb.submit, [model, revision, dtype, name], answer).then(lb.queue_view, None, queue_html)
+            go.click(lb.submit_steps, [model, revision, dtype, name], answer).then(lb.queue_view, None, queue_html)
         queue_refresh.click(lb.queue_view, None, queue_html)
     demo.allowed = [str(lb.cache)] + ([] if results.startswith("hf:") else [str(Path(results).expanduser().resolve())])
     return demo

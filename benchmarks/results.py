@@ -23,6 +23,8 @@ import jsonlines
 from wordbench.errors import ConfigError, DataFormatError, warn
 from wordbench.files import write_output
 
+from wordbench.text import as_markdown
+
 from .signature import short_hash
 
 
@@ -35,19 +37,10 @@ class RunBusy(ConfigError):
     """Another live process holds the run folder (its lock)."""
 
 
-def md_cell(text) -> str:
-    """``text`` as one markdown table cell that renders as the same text: ``|``, brackets and backslashes escaped,
-    markup shown as text (``<img ...>`` is no element), one line. For every string a table shows that a user gave."""
-    text = str(text).replace("\\", "\\\\")
-    for char in "|[]":
-        text = text.replace(char, "\\" + char)
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", " ").replace("\n", " ")
-
-
 def for_tables(summaries: list[dict]) -> list[dict]:
-    """Copies of ``summaries`` whose model strings (name, version, family, dtype) are ``md_cell``-escaped, for the
+    """Copies of ``summaries`` whose model strings (name, version, family, dtype) are escaped (``wordbench.text.as_markdown``), for the
     scorers' report tables."""
-    return [{**s, "model": {k: md_cell(v) if isinstance(v, str) else v for k, v in s["model"].items()}}
+    return [{**s, "model": {k: as_markdown(v) if isinstance(v, str) else v for k, v in s["model"].items()}}
             if isinstance(s.get("model"), dict) else s for s in summaries]
 
 

@@ -7,11 +7,12 @@ from pathlib import Path
 
 from wordbench.errors import ConfigError, warn
 from wordbench.files import check_writable
+from wordbench.text import as_markdown
 
 from . import distributed
 from .hub import load_data
 from .registry import get
-from .results import RunFolder, for_tables, md_cell
+from .results import RunFolder, for_tables
 from .schema import invisible_text_line
 from .scoring import PRECISION_SAMPLE, precision_check, precision_line, score_dataset, select, stratified_sample  # noqa: F401 - re-exported
 
@@ -95,5 +96,5 @@ def leaderboard(runs: list[RunFolder]) -> str:
     summaries = [run.summary() for run in runs]
     for run, s in zip(runs, summaries):
         m = s["model"]
-        rows.append(f"| {md_cell(m['name'])} | {m['family']} | {m['dtype']} | {s['n']} | {s.get('items_per_s') or '–'} | `{run.path}` |")
+        rows.append(f"| {as_markdown(m['name'])} | {m['family']} | {m['dtype']} | {s['n']} | {s.get('items_per_s') or '–'} | `{run.path}` |")
     return f"# Leaderboard: {summaries[0]['benchmark']}\n\n" + "\n".join(rows) + "\n\n" + report([r.path for r in runs])

@@ -13,6 +13,7 @@ from wordbench.hashing import seeded_key
 
 from wordbench.scorers.base import RunContext
 from wordbench.scorers.models import ModelPlan
+from wordbench.text import as_code
 
 from . import distributed
 from .results import RunFolder, for_tables
@@ -135,7 +136,7 @@ def score_dataset(scorer, model, data_sig: str, dataset: dict, data_name: str, s
     run.write_json("summary.json", summary)
     plots = scorer.plots(records, summary, run.plots_dir)
     report = scorer.report(for_tables([summary])) + precision_line(precision) + "\n" + "".join(f"![{p}](plots/{p})\n" for p in plots)
-    run.write_text("report.md", report + ("" if signature in report else f"\nSignature: `{signature}`\n"))
+    run.write_text("report.md", report + ("" if signature in report else f"\nSignature: {as_code(signature)}\n"))
     return run
 
 

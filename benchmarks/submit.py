@@ -15,42 +15,86 @@ import struct
 from math import prod
 from pathlib import Path
 
-from wordbench.errors import ConfigError
+from wordbench.errors import ConfigError, WordbenchError
 from wordbench.identity import PICKLE_SUFFIXES, local_model_version
+from wordbench.text import typed_line
 from wordbench.scorers.models import ModelError, plan_model
 
 from .hubfaults import hub_errors, hub_fault
-from .queue import DTYPES, Queue, Request, new_id, now_iso
+from .queue import DTYPES, SETTINGS_FILE, Queue, Request, new_id, now_iso
 from .registry import get
 from .suite import parse_names
 
 
+MODEL_CAP, REVISION_CAP, SUBMITTER_CAP = 500, 200, 64  # characters of what a submitter types
+
+
 def admit(model: str, queue: Queue, dtype: str | None = None, submitter: str | None = None, revision: str | None = None,
-          token: str | None = None) -> Request:
-    """Check ``model`` against the queue's settings and add its PENDING request; returns it."""
+          token: str | None = None, step=None) -> Request:
+    """Check ``model`` against the queue's settings and add its PENDING request; returns it. What the submitter typed
+    is one line each, capped, with no invisible character; ``step(line)`` hears each check as it starts."""
+    step = step or (lambda line: None)
+    model = typed_line(model, "the model", MODEL_CAP)
+    if not model:
+        raise ConfigError("give a model: a Hub id (ORG/NAME)")
+    submitter = typed_line(submitter if submitter is not None else getpass.getuser(), "the submitter", SUBMITTER_CAP)
+    if not submitter:
+        raise ConfigError("give the submitter's name: each submitter may have a limited number of pending requests")
+    revision = typed_line(revision, "the revision", REVISION_CAP) or None
+    step("reading the queue's settings")
     settings = queue.settings()
-    checked = examine(model, settings, dtype, revision, token)
-    request = Request(id=new_id(model), submitter=submitter or getpass.getuser(), submitted=now_iso(), **checked)
+    check_queue_data(settings, step)
+    checked = examine(model, settings, dtype, revision, token, step)
+    step("adding the request")
+    request = Request(id=new_id(model), submitter=submitter, submitted=now_iso(), **checked)
     return queue.add(request)
 
 
-def examine(model: str, settings: dict, dtype: str | None = None, revision: str | None = None, token: str | None = None) -> dict:
+def check_queue_data(settings: dict, step=None) -> None:
+    """The data the queue's settings give its benchmarks, read and checked against their schemas (by content, as a
+    worker would read it), so a submission is refused now rather than failed after its model loads."""
+    from .hub import load_data
+
+    for name, spec in sorted(settings["data"].items()):
+        if step:
+            step(f"checking the queue's {name} data")
+        try:
+            load_data(name, spec, progress=False)
+        except WordbenchError as exc:
+            raise ConfigError(f"this queue's data for {name} ({spec}) cannot be scored, so nothing is queued: {exc}") from None
+
+
+def examine(model: str, settings: dict, dtype: str | None = None, revision: str | None = None, token: str | None = None,
+            step=None) -> dict:
     """Every admission check of ``model`` under the queue's ``settings``, each failure one line; returns the request's
-    fields that the checks decide (model, pinned revision, dtype, family, params, suite versions, profile)."""
+    fields that the checks decide (model, pinned revision, dtype, family, params, suite versions, profile).
+    ``step(line)`` hears each check as it starts."""
+    step = step or (lambda line: None)
     dtype = dtype or settings["dtype"]
     if dtype not in DTYPES:
         raise ConfigError(f"--dtype {dtype}: a submission computes in {', '.join(DTYPES)}")
     path = Path(model).expanduser()
     local = path.exists()
+    if local and revision is not None:
+        raise ConfigError(f"a revision ({revision}) names a Hub commit; {model} is a local model, pinned by the hash of its "
+                          "files: leave the revision out")
     allow_pickle = bool(settings["allow_pickle"])
     if local:  # code of its own is looked for first: nothing of such a model (not even its tokenizer) is loaded
+        step("looking for code of its own")
         refuse_code(model, own_code(model, [p.name for p in path.iterdir()] if path.is_dir() else [],
                                     lambda name: (path / name).read_text("utf-8")))
+        if path.is_dir() and not allow_pickle and not any(p.suffix in (".safetensors", ".gguf") for p in path.iterdir()) \
+                and any(p.suffix in PICKLE_SUFFIXES for p in path.iterdir()):
+            raise ModelError(f"{model} has only pickle weights, which can run code when loaded: this queue refuses them "
+                             f"(its allow_pickle setting, in {SETTINGS_FILE}, is false)")
+    step("reading its config and tokenizer")
     plan = plan_model(str(path.resolve()) if local else model, device="cpu", dtype=dtype, revision=revision,
                       allow_pickle=allow_pickle)  # resolves, reads config and tokenizer, detects the family
     if local:
+        step("hashing its files (its pinned revision) and counting its parameters")
         pinned, params = local_model_version(path), local_parameters(path, allow_pickle)
     else:  # a Hub model's files are listed at the commit it is pinned to
+        step("pinning its revision on the Hub")
         pinned, params, names = hub_pin(model, revision, allow_pickle, token)
         refuse_code(model, own_code(model, names, lambda name: _hub_text(model, name, pinned, token)))
     if params is not None and params > int(settings["max_params"]):
@@ -142,7 +186,7 @@ def local_parameters(path: Path, allow_pickle: bool) -> int | None:
         return sum(safetensors_parameters(f) for f in weights)
     if allow_pickle and any(p.suffix in PICKLE_SUFFIXES for p in path.iterdir()):
         return None
-    raise ModelError(f"{path} has no safetensors or GGUF weights: submissions take those (pickle only where the queue allows it)")
+    raise ModelError(f"{path} has no safetensors or GGUF weights: submissions take those (pickle only where the queue's allow_pickle setting, in queue.json, is true)")
 
 
 def safetensors_parameters(file: Path) -> int:
@@ -164,6 +208,6 @@ def hub_pin(model: str, revision: str | None, allow_pickle: bool, token: str | N
         raise hub_fault(f"pinning {model}@{revision or 'main'} on the Hub", exc, token) from None
     names = [s.rfilename for s in info.siblings or []]
     if not any(n.endswith((".safetensors", ".gguf")) for n in names) and not allow_pickle:
-        raise ModelError(f"{model} has no safetensors or GGUF weights on the Hub: submissions take those (pickle only where the queue allows it)")
+        raise ModelError(f"{model} has no safetensors or GGUF weights on the Hub: submissions take those (pickle only where the queue's allow_pickle setting, in queue.json, is true)")
     total = getattr(getattr(info, "safetensors", None), "total", None)
     return info.sha, total, names

@@ -20,6 +20,7 @@ so the scored, polar and WEAT rows are the ones a build without them has. Other 
 
 from __future__ import annotations
 
+import unicodedata
 import warnings
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -190,7 +191,21 @@ def span_problem(word: str | None, context: str | None, start: int | None, end: 
         return "no " + " or ".join(c for c, v in zip(("word", "context", "start", "end"), (word, context, start, end)) if v is None)
     if not 0 <= start < end <= len(context) or context[start:end].lower() != word.lower():
         return f"the word {word!r} is not at {start}:{end} of its context {context!r}"
+    for inside, outside in ((context[start], context[start - 1] if start else ""), (context[end - 1], context[end:end + 1])):
+        if outside and _joined(inside, outside):
+            return (f"the span {start}:{end} of {word!r} lies inside a longer word of its context {context!r}: a span starts "
+                    "and ends at word boundaries (the model's states of that word would pool other letters)")
     return None
+
+
+def _joined(a: str, b: str) -> bool:
+    """Two neighbouring characters belong to one word: both letters or digits, in a script that separates its words
+    with spaces (Chinese, Japanese, Thai and their like do not, so a character boundary is a word boundary there)."""
+    return a.isalnum() and b.isalnum() and not (_unspaced(a) or _unspaced(b))
+
+
+def _unspaced(c: str) -> bool:
+    return unicodedata.name(c, "").startswith(("CJK", "HIRAGANA", "KATAKANA", "THAI", "LAO", "KHMER", "MYANMAR", "TIBETAN"))
 
 
 class VASTBuilder(Builder):

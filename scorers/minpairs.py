@@ -21,6 +21,7 @@ import numpy as np
 
 from wordbench.hashing import sha8
 from wordbench.spec import Spec, opt, template_problem
+from wordbench.text import as_code
 
 from .pairs import PairScorer, pair_cell, plot_accuracy
 from .translate import DEFAULT_PROMPT, TRANSLATION_STOP, check_prompt, translate
@@ -223,7 +224,7 @@ class MinPairsScorer(PairScorer):
                     counts.append(f"| {ref} | {ph} | " + " | ".join(ns) + " |")
         out += counts
         for s in summaries:
-            out += ["", f"signature ({s['model']['name']}, {data_label(s)}): `{s['signature']}`"]
+            out += ["", f"signature ({s['model']['name']}, {data_label(s)}): {as_code(s['signature'])}"]
         return "\n".join(out) + "\n"
 
     def compare_plots(self, summaries: list[dict], folder: Path) -> list[str]:

@@ -12,6 +12,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from wordbench.text import as_code
+
 from . import plots
 from .base import Scorer
 from .stats import proportion_ci
@@ -90,7 +92,7 @@ class PairScorer(Scorer):
         for g in groups:
             lines.append(f"| {g} | " + " | ".join(cell(s["metrics"]["by_group"].get(g)) for s in summaries) + " |")
         lines.append("| **all** | " + " | ".join(cell(s["metrics"]["overall"]) for s in summaries) + " |")
-        lines += [f"\nsignature ({s['model']['name']}): `{s['signature']}`" for s in summaries]
+        lines += [f"\nsignature ({s['model']['name']}): {as_code(s['signature'])}" for s in summaries]
         return "\n".join(lines) + "\n"
 
     def compare_plots(self, summaries: list[dict], folder: Path) -> list[str]:

@@ -16,6 +16,7 @@ import numpy as np
 from wordbench.builders.paraphrase_format import SETS
 
 from wordbench.spec import Spec, opt
+from wordbench.text import as_code
 
 from . import plots
 from .base import Scorer
@@ -113,7 +114,7 @@ class ParaphraseScorer(Scorer):
                 lines.append(f"| {s['model']['name']} | {m.get('layer')} | {kind} | {c.get('hits', 0)} | {c.get('misses', 0)} | {c.get('total', 0)} | {stat} | {p} |")
         lines += ["", "Hit: F1(s(x_h), s(x)) > F1(s(x_h), s(x_a)). Chi-square of the 2x2 table rare/common x hit/miss (Yates correction); "
                   "undefined when a set is empty or every triple is a hit (or every one a miss).", ""]
-        lines += [f"`{s['signature']}`" for s in summaries]
+        lines += [as_code(s['signature']) for s in summaries]
         return "\n".join(lines) + "\n"
 
     def compare_plots(self, summaries: list[dict], folder: Path) -> list[str]:

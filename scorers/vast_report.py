@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
+from wordbench.text import as_code
+
 from . import plots
 from .stats import finite_argmax
 
@@ -54,7 +56,7 @@ def report(summaries: list[dict]) -> str:
                     f"their SC-WEAT effect size is undefined (e.g. {', '.join(constant['examples'][:5])}).", ""]
         for setting, why in (m.get("settings_without_correlation") or {}).items():
             out += [f"Not reported: the {setting} setting ({why}).", ""]
-        out += [f"# VAST{title}", "", _settings_line(m), "", f"Signature: `{s.get('signature', '')}`", "",
+        out += [f"# VAST{title}", "", _settings_line(m), "", f"Signature: {as_code(s.get('signature', ''))}", "",
                 f"## VAST per layer (Pearson r of SC-WEAT effect sizes with valence){title}", "",
                 "| layer | " + " | ".join(f"{k} (n={m['layers'][k]['n']})" for k in settings) + " |",
                 "|---" * (len(settings) + 1) + "|"]

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from wordbench.spec import Spec, opt
+from wordbench.text import as_code
 
 from . import plots
 from .base import Scorer
@@ -65,10 +66,10 @@ def article(word: str) -> str:
 def fill(pattern: str, word: str, faithful: bool = False) -> tuple[str, str]:
     """(text before ___, text after ___) with " ." appended unless the pattern ends in . ? ! (the
     authors' code appends "." with no space: ``faithful``)."""
-    text = pattern.replace("<A>", article(word)).replace("<W>", word)
-    if not text.endswith((".", "?", "!")):
-        text += "." if faithful else " ."
-    left, right = text.split("___")
+    # split at the pattern's one slot before the keyword goes in: a keyword may hold "___" as text of its own
+    left, right = (part.replace("<A>", article(word)).replace("<W>", word) for part in pattern.split("___"))
+    if not (left + "___" + right).endswith((".", "?", "!")):
+        right += "." if faithful else " ."
     return left, right
 
 
@@ -247,7 +248,7 @@ class WNLaMProScorer(Scorer):
                                  f"| {reach} | {_fmt(c.get('mrr_reachable'))} |")
             lines += ["", "Reachable: the share of entries with a target the model can rank at all (targets are single tokens of",
                       "the reference tokenizer; a causal model ranks its own word-start tokens); MRR (reachable) is over those.",
-                      "", f"`{s['signature']}`", ""]
+                      "", as_code(s['signature']), ""]
         return "\n".join(lines)
 
     def plots(self, records: list[dict], summary: dict, folder: Path) -> list[str]:

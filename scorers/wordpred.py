@@ -19,6 +19,7 @@ import numpy as np
 from . import plots
 from wordbench.builders.sources.corpora import corpus_problem
 from wordbench.spec import Spec, opt, parse_bool
+from wordbench.text import as_code
 
 from .base import RunContext, Scorer
 from .stats import proportion_ci
@@ -208,7 +209,7 @@ class WordPredScorer(Scorer):
             soft = s["metrics"].get("soft", {})
             lines.append(f"| {s['model']['name']} | " + " | ".join(f"{_f(soft.get(str(k), {}).get('top1'))} / {_f(soft.get(str(k), {}).get('T1'))}" for k in SOFT_K) + " |")
         lines += ["", "Cells: top1 / T1 with soft hits.", ""]
-        lines += [f"`{s['signature']}`" for s in summaries]
+        lines += [as_code(s['signature']) for s in summaries]
         return "\n".join(lines) + "\n"
 
     def compare_plots(self, summaries: list[dict], folder: Path) -> list[str]:

@@ -14,6 +14,8 @@ import re
 import sys
 import unicodedata
 
+from .errors import ConfigError
+
 _CATEGORIES = ("Cc", "Cf", "Co")
 _KEPT = "\t\n\r"  # line structure, not hidden text
 
@@ -63,3 +65,63 @@ def invisible_char(text: str) -> str | None:
 
 
 _UNNAMED = {"Cc": "control character", "Co": "private-use character"}
+
+
+# Text from strangers ---------------------------------------------------------------------------------------------
+# Anything a submitter typed (model names, revisions, submitter names) and anything read from a file someone else
+# wrote is data, never markup: every HTML and Markdown view shows it through these three functions.
+
+_HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
+_MARKDOWN = set("\\`*_{}[]()#+-.!|~=:$^")  # CommonMark's escapable punctuation that can start markup here
+
+
+def as_html(text) -> str:
+    """``text`` as HTML text or an attribute value: it renders as the same characters, never as an element."""
+    return "".join(_HTML.get(c, c) for c in str(text))
+
+
+def as_markdown(text) -> str:
+    """``text`` as inline Markdown (a heading, a sentence, a table cell) that renders as the same characters in any
+    CommonMark renderer, Gradio's included, which also passes HTML: markup characters are HTML entities, Markdown
+    punctuation is backslash-escaped (no emphasis, link, image, table pipe or heading), line breaks are spaces."""
+    out = []
+    for c in str(text):
+        if c in _HTML:
+            out.append(_HTML[c])
+        elif c in _MARKDOWN:
+            out.append("\\" + c)
+        elif c in "\r\n":
+            out.append(" ")
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def as_code(text) -> str:
+    """``text`` as a Markdown code span: fenced by more backticks than any run inside it, so nothing inside ends it (a
+    code span shows its content literally, HTML included)."""
+    text = str(text).replace("\r", " ").replace("\n", " ")
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or longest else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def folded(text: str) -> str:
+    """``text`` as it is compared or counted (one submitter, one name): NFKC-normalised and case-folded, so "Bob",
+    "bob" and "ｂｏｂ" are one."""
+    return unicodedata.normalize("NFKC", str(text)).casefold().strip()
+
+
+def typed_line(text: str | None, what: str, cap: int) -> str:
+    """A one-line field a stranger typed (``what``: "the submitter", "--model"), stripped; one line of refusal where it
+    is several lines, longer than ``cap`` characters or holds a character nobody would see."""
+    text = (text or "").strip()
+    if "\n" in text or "\r" in text:
+        raise ConfigError(f"{what} is one line: join the lines")
+    if len(text) > cap:
+        raise ConfigError(f"{what} is {len(text):,} characters long; at most {cap:,} are taken")
+    found = invisible_char(text)
+    if found:
+        raise ConfigError(f"{what} holds {found}, which a reader would not see: remove it")
+    return text
