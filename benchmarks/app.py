@@ -107,7 +107,7 @@ class Leaderboard:
                                      f"(wordbench worker --results {folder}) publishes its first model")
             return folder
         repo = self.results_spec[3:]
-        folder = (self.cache or cache_dir("space")) / repo.replace("/", "--")
+        folder = self.snapshots() / repo.replace("/", "--")
         if time.time() - self._fetched > RESULTS_TTL_S or not folder.is_dir():
             from huggingface_hub import snapshot_download
 
@@ -115,6 +115,16 @@ class Leaderboard:
                               allow_patterns=["runs/**", "submissions/*", "*.md", ".wordbench-results.json"])
             self._fetched = time.time()
         return folder
+
+    def snapshots(self) -> Path:
+        """Where Hub results snapshots are kept (and the page may serve their figures from)."""
+        return self.cache or cache_dir("space")
+
+    def served(self) -> list[str]:
+        """The folders whose files (figures) the page may serve: the results folder, or the Hub snapshots' folder."""
+        if self.results_spec.startswith("hf:"):
+            return [str(self.snapshots().resolve())]
+        return [str(Path(self.results_spec).expanduser().resolve())]
 
     def scan(self):
         """(requests, unreadable files) of the queue: a damaged request file is named, never hides the others."""
@@ -482,15 +492,20 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
         else:
             go.click(lb.submit_steps, [model, revision, dtype, name], answer).then(lb.queue_view, None, queue_html)
         queue_refresh.click(lb.queue_view, None, queue_html)
-    demo.allowed = [str(lb.cache)] + ([] if results.startswith("hf:") else [str(Path(results).expanduser().resolve())])
+    demo.allowed = lb.served()
     return demo
 
 
 class NoCdn:
-    """ASGI middleware: drops the CDN script and the font preconnects that Gradio's page template names, so the page
-    fetches nothing from elsewhere (its scripts and styles come with the package; its fonts are the system's)."""
+    """ASGI middleware: drops the CDN script and the font preconnects that Gradio's page template names, and sends
+    every page with a content security policy that lets the browser load scripts, styles, fonts and data from this
+    server only, so the page fetches nothing from elsewhere, in a Space too, where Gradio's Space header would load
+    web fonts (its scripts and styles come with the package; its fonts are the system's)."""
 
     PATTERN = re.compile(rb'<link\s+rel="preconnect"[^>]*>|<script\s+src="https?://[^"]*"[^>]*>\s*</script>')
+    POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' blob:; style-src 'self' 'unsafe-inline'; "
+              "img-src 'self' data: blob:; font-src 'self' data:; media-src 'self' data: blob:; connect-src 'self'; "
+              "worker-src 'self' blob:; frame-src 'self'; object-src 'none'; base-uri 'self'")
 
     def __init__(self, app):
         self.app = app
@@ -515,8 +530,9 @@ class NoCdn:
                 return None
             body = self.PATTERN.sub(b"", b"".join(state["chunks"]))
             start = state["start"]
-            headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
-            await send({**start, "headers": headers + [(b"content-length", str(len(body)).encode())]})
+            headers = [(k, v) for k, v in start.get("headers", []) if k.lower() not in (b"content-length", b"content-security-policy")]
+            await send({**start, "headers": headers + [(b"content-length", str(len(body)).encode()),
+                                                      (b"content-security-policy", self.POLICY.encode())]})
             await send({"type": "http.response.body", "body": body})
             return None
 

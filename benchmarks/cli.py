@@ -626,7 +626,8 @@ def space():
 @click.option("--title", default="wordbench leaderboard", show_default=True, help="The Space's title.")
 @user_errors
 def space_export(queue_spec, results, out, title):
-    """Write a folder that deploys as a Hub Space: app.py, requirements.txt, README.md."""
+    """Write a folder that deploys as a Hub Space as it is: app.py, README.md (the front matter), requirements.txt (every
+    package pinned to what runs here, torch as its CPU build) and this wordbench's code in wordbench/."""
     from .space import export_space
 
     for path in export_space(queue_spec, results, out, title):

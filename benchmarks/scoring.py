@@ -17,6 +17,7 @@ from wordbench.text import as_code
 
 from . import distributed
 from .results import RunFolder, for_tables
+from .schema import invisible_text_line
 from .signature import library_versions, run_signature
 
 PRECISION_SAMPLE = 32  # items rescored in float32 when a run computes in bf16/fp16 (``precision_check``)
@@ -128,8 +129,12 @@ def score_dataset(scorer, model, data_sig: str, dataset: dict, data_name: str, s
         "items_scored_now": scored_now,
         "items_per_s": round(scored_now / elapsed, 2) if scored_now and elapsed > 0 else None,
     }
-    if getattr(dataset, "invisible_text", None):  # counted where the data was checked (schema.CheckedData)
-        summary["invisible_text"] = dataset.invisible_text
+    # counted where the data was checked (schema.CheckedData) and in the files the scorer read itself (a samples file)
+    invisible = {**(getattr(dataset, "invisible_text", None) or {}), **scorer.invisible_text}
+    if invisible:
+        summary["invisible_text"] = invisible
+    if scorer.invisible_text:
+        warn(f"{invisible_text_line(scorer.invisible_text)} (counted in summary.json)")
     precision = precision_check(scorer, model, records, run, precision_sample)
     if precision:
         summary["precision"] = precision

@@ -63,6 +63,8 @@ class Scorer:
         # What the user gave (summary.json's "options"); ``settings`` are what changes the numbers (the signature).
         self.given_options = {**{k: getattr(self.options, k) for k in options}, **({"faithful": True} if self.faithful else {})}
         self.context = RunContext(faithful=self.faithful, paper=paper)
+        # {file it read itself: {"lines": n}}: texts holding characters a model cannot see (summary.json reports them)
+        self.invisible_text: dict[str, dict[str, int]] = {}
 
     @property
     def limit(self) -> int | None:

@@ -23,6 +23,7 @@ import numpy as np
 from wordbench.errors import ConfigError, DataFormatError, warn
 from wordbench.hashing import file_sha8, seeded_key
 from wordbench.spec import Spec, opt, seed_opt
+from wordbench.text import invisible_char
 from wordbench.builders.sources.corpora import numbered_lines
 from wordbench.builders.sources.normalize import Normalizer
 
@@ -164,8 +165,9 @@ class TendenciesScorer(Scorer):
         if len(self.reference) < 2:
             raise ConfigError(f"the reference has {len(self.reference)} document(s); the statistics need at least 2")
         if self.options.samples:
-            return read_samples(Path(self.options.samples))
-        prompts = [line for _, line in _read_lines(Path(self.options.prompts))] if self.options.prompts else [""]
+            return read_samples(Path(self.options.samples), self.invisible_text)
+        prompts = ([line for _, line in _read_lines(Path(self.options.prompts), self.invisible_text, f"prompts {Path(self.options.prompts).name}")]
+                   if self.options.prompts else [""])
         if not prompts:
             raise ConfigError(f"prompts file {self.options.prompts} has no prompt")
         self._prompts = prompts
@@ -377,15 +379,27 @@ def _curves(sample: stats.Sample, bigrams: bool) -> dict:
     return out
 
 
-def _read_lines(path: Path) -> list[tuple[int, str]]:
-    """(line number, line) of the non-empty lines of a UTF-8 text file; a line that is not UTF-8 is an error naming it."""
+def _read_lines(path: Path, counts: dict | None = None, label: str = "") -> list[tuple[int, str]]:
+    """(line number, line) of the non-empty lines of a UTF-8 text file; a line that is not UTF-8 is an error naming it.
+    ``counts[label]`` gets the number of lines holding a character a model cannot see (the summary reports it)."""
     if not path.is_file():
         raise ConfigError(f"{path} does not exist")
-    return [(lineno, line.rstrip("\r\n")) for lineno, line in numbered_lines(path) if line.strip()]
+    lines = [(lineno, line.rstrip("\r\n")) for lineno, line in numbered_lines(path) if line.strip()]
+    if counts is not None:
+        _count(counts, label, [line for _, line in lines])
+    return lines
 
 
-def read_samples(path: Path) -> list[dict]:
-    """Samples a user brings: one per non-empty line, or jsonl objects with ``text`` (and optionally ``strategy``)."""
+def _count(counts: dict, label: str, texts: list[str]) -> None:
+    n = sum(invisible_char(t) is not None for t in texts)
+    if n:
+        counts[label] = {"lines": n}
+
+
+def read_samples(path: Path, counts: dict | None = None) -> list[dict]:
+    """Samples a user brings: one per non-empty line, or jsonl objects with ``text`` (and optionally ``strategy``).
+    ``counts`` (the scorer's ``invisible_text``) gets the samples whose text holds a character a model cannot see;
+    such a character in a strategy's name (which groups the samples) is an error naming the line."""
     items = []
     for n, (lineno, line) in enumerate(_read_lines(path)):
         strategy = "samples"
@@ -398,10 +412,15 @@ def read_samples(path: Path) -> list[dict]:
             for key, value in (("text", text), ("strategy", strategy)):
                 if not isinstance(value, str):
                     raise DataFormatError(f"{path}:{lineno}: '{key}' is {type(value).__name__}, not a string")
+            found = invisible_char(strategy)
+            if found:
+                raise DataFormatError(f"{path}:{lineno}: the strategy {strategy!r} holds {found}, which would make it a "
+                                      "group of its own: remove it")
         else:
             text = line
         items.append({"id": f"sample-{n:07d}", "strategy": strategy, "text": text})
     if len(items) < 2:
         raise DataFormatError(f"{path} holds {len(items)} sample(s); the statistics need at least 2 (one per line)")
+    if counts is not None:
+        _count(counts, f"samples {path.name}", [it["text"] for it in items])
     return items
-

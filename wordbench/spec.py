@@ -29,16 +29,19 @@ MODEL_BOUNDS = {"layers": "the model's top layer", "new_tokens": "the model's po
 
 
 def opt(default: Any, help: str, *, ge: float | None = None, gt: float | None = None, le: float | None = None,
-        lt: float | None = None, finite: bool = True, nonempty: bool = False, check=None, model_max: str | None = None) -> Any:
+        lt: float | None = None, finite: bool = True, nonempty: bool = False, check=None, model_max: str | None = None,
+        applies=None) -> Any:
     """A declared field: its default, one line of help, and its range (``ge``/``gt``/``le``/``lt`` bounds,
     ``finite=False`` to admit NaN/inf, ``nonempty`` for a string or list that must hold something, ``check``
     a function ``value -> message | None`` for what a type cannot say, e.g. ``NAME:PATH`` specs). ``model_max``
     (one of ``MODEL_BOUNDS``) is an upper bound that only the model's config knows: the scorer checks it when the
-    config is read, before any data or weights load (``Scorer.check_model``)."""
+    config is read, before any data or weights load (``Scorer.check_model``). ``applies`` a function ``spec -> reason |
+    None`` saying why the option cannot apply given the others (``import`` data runs no rule): a value other than the
+    default is then refused, never recorded in a signature as if it had changed something."""
     if model_max is not None and model_max not in MODEL_BOUNDS:
         raise ValueError(f"model_max must be one of {', '.join(MODEL_BOUNDS)}")  # a declaration error, caught by the tests
     meta = {"help": help, "ge": ge, "gt": gt, "le": le, "lt": lt, "finite": finite, "nonempty": nonempty, "check": check,
-            "model_max": model_max}
+            "model_max": model_max, "applies": applies}
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -222,6 +225,10 @@ class Spec:
             check_range(field_key(f.name), value, f.metadata)
             object.__setattr__(self, f.name, value)  # frozen dataclasses too: the declared type, e.g. 10 -> 10.0
         self.validate()
+        for f in dataclasses.fields(self):
+            value, applies = getattr(self, f.name), f.metadata.get("applies")
+            if applies is not None and value != f.default and (why := applies(self)):
+                raise ConfigError(f"'{field_key(f.name)}={_shown(value)}' cannot apply: {why}; leave it out")
 
     def validate(self) -> None:
         """Checks between fields; a subclass raises ``ConfigError`` naming them."""

@@ -72,7 +72,8 @@ _UNNAMED = {"Cc": "control character", "Co": "private-use character"}
 # wrote is data, never markup: every HTML and Markdown view shows it through these three functions.
 
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
-_MARKDOWN = set("\\`*_{}[]()#+-.!|~=:$^")  # CommonMark's escapable punctuation that can start markup here
+_INLINE = set("\\`*_[]|~#$")  # what starts inline markup anywhere: emphasis, code, links, tables, headings' ends, math
+_LINKS = {"://": "&#58;//", "www.": "www&#46;", "@": "&#64;"}  # what GFM would turn into a link by itself
 
 
 def as_html(text) -> str:
@@ -82,19 +83,26 @@ def as_html(text) -> str:
 
 def as_markdown(text) -> str:
     """``text`` as inline Markdown (a heading, a sentence, a table cell) that renders as the same characters in any
-    CommonMark renderer, Gradio's included, which also passes HTML: markup characters are HTML entities, Markdown
-    punctuation is backslash-escaped (no emphasis, link, image, table pipe or heading), line breaks are spaces."""
-    out = []
-    for c in str(text):
-        if c in _HTML:
-            out.append(_HTML[c])
-        elif c in _MARKDOWN:
-            out.append("\\" + c)
-        elif c in "\r\n":
-            out.append(" ")
-        else:
-            out.append(c)
-    return "".join(out)
+    CommonMark renderer, Gradio's included, which also passes HTML and renders $$ math: markup characters are HTML
+    entities, inline markup (emphasis, code, links and images, table pipes, math) is backslash-escaped, a list or
+    quote marker that would open the line is escaped, bare URLs and addresses are kept from becoming links, and line
+    breaks are spaces."""
+    text = str(text).replace("\r", " ").replace("\n", " ")
+    out = "".join(_HTML[c] if c in "&<>" else "\\" + c if c in _INLINE else c for c in text)  # quotes open no markup
+    for bare, kept in _LINKS.items():
+        out = out.replace(bare, kept)
+    return _line_start(out)
+
+
+def _line_start(out: str) -> str:
+    """Escape what would make the text a list item, a heading underline or a quote where it opens a line."""
+    m = re.match(r"(\s*)(\d+)([.)])", out)
+    if m:
+        return m.group(1) + m.group(2) + "\\" + m.group(3) + out[m.end():]
+    m = re.match(r"(\s*)([-+=])", out)
+    if m:
+        return m.group(1) + "\\" + m.group(2) + out[m.end():]
+    return out
 
 
 def as_code(text) -> str:

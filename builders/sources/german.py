@@ -290,6 +290,22 @@ def verb_person(form: str, lemma: str) -> str:
     return "3"
 
 
+@functools.lru_cache(maxsize=1)
+def _hanta():
+    try:
+        from HanTa import HanoverTagger
+    except ImportError as exc:
+        raise SourceError("the offline German analyzer needs HanTa: pip install HanTa") from exc
+    return HanoverTagger.HanoverTagger("morphmodel_ger.pgz")
+
+
+@functools.lru_cache(maxsize=None)
+def morphemes(word: str) -> tuple[tuple[str, str], ...]:
+    """HanTa's segmentation of ``word`` into (morpheme, tag): unklar -> (un, PREF_NEG), (klar, ADJ). A word its lexicon
+    holds whole (a noun, a lexicalised adverb such as unbedingt "necessarily") is one morpheme."""
+    return tuple(tuple(m) for m in _hanta().analyze(word, taglevel=3)[1])
+
+
 class OfflineAnalyzer(Analyzer):
     """HanTa STTS tags and lemmas; noun and determiner readings from german-nouns and the article paradigms;
     person/number of finite verbs from an adjacent subject pronoun, else third person by the ending."""
@@ -297,11 +313,7 @@ class OfflineAnalyzer(Analyzer):
     name = "offline"
 
     def __init__(self):
-        try:
-            from HanTa import HanoverTagger
-        except ImportError as exc:
-            raise SourceError("the offline German analyzer needs HanTa: pip install HanTa") from exc
-        self.tagger = HanoverTagger.HanoverTagger("morphmodel_ger.pgz")
+        self.tagger = _hanta()
 
     @property
     def info(self) -> SourceInfo:

@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from wordbench.errors import SourceError
 from ...sources.base import SourceInfo
-from ...sources.german import noun_readings
+from ...sources.german import morphemes, noun_readings
 from ...sources.glosses import ding_glosses, glosses_info
 from ...sources.wordnet import load_wordnet
 from ..edits import Edit, Rule, replace
@@ -108,7 +108,8 @@ def negates(un_glosses, base_glosses) -> bool:
     """One English gloss of the un-word is a negated form of a gloss of the positive (unconditional / conditional,
     disorder / order, not possibly / possibly) or its WordNet antonym (wrong / right), or a negated form of an
     English word (unhampered, needless, incomprehensible): the un-word is a negation in English too."""
-    negated = {n for g in base_glosses for b in _gloss_forms(g) for n in [p + b for p in _NEGATING] + [b + "less"]}
+    # a stem of three letters is no English word made negative: "union" is no un- + "ion" (nor "until", "uncle")
+    negated = {n for g in base_glosses for b in _gloss_forms(g) if len(b) >= 4 for n in [p + b for p in _NEGATING] + [b + "less"]}
     if any(_antonyms(g) & set(base_glosses) for g in un_glosses):
         return True
     for gloss in un_glosses:
@@ -159,6 +160,19 @@ def free_positive(un_forms: tuple[str, ...], base_forms: tuple[str, ...]) -> boo
     return _zipf(base_forms) >= _zipf(un_forms) - FREE_MARGIN
 
 
+def negating_prefix(w, un_keys: tuple[str, ...], base_keys: tuple[str, ...]) -> bool:
+    """The word's un- is the prefix of a negated word, not the first letters of its stem (Union: Ion; Unfall: Fall).
+    German morphology says yes where HanTa's lexicon segments an adjective, adverb or participle at the negating
+    prefix (un|klar, un|mittel|bar). Where it does not (every noun, a lexicalised adverb such as unlängst, a stem it
+    does not know), the bilingual dictionary's glosses decide, where it has both words: one of the un-word's must
+    negate one of the positive's (Unrecht "wrong" / Recht "right", unlängst "not long ago" / längst
+    "long ago"; Union "union" / Ion "ion" and Unfall "accident" / Fall "case" do not)."""
+    parts = morphemes(w.text) if w.upos != "NOUN" else ()
+    if parts and parts[0][0].lower() == PREFIX and parts[0][1] == "PREF_NEG":
+        return True
+    return polarity_changes(un_keys, base_keys)
+
+
 def _cased(word: str, capital: bool) -> str:
     return word[:1].upper() + word[1:] if capital else word.lower()
 
@@ -188,6 +202,8 @@ class PolarityAffixDel(Rule):
             if not positive_exists(rest, lemma_rest):
                 continue
             noun = w.upos == "NOUN"
+            if not negating_prefix(w, (lemma, _cased(w.text, noun)), (_cased(rest, noun), lemma_rest)):
+                continue  # un- is the first letters of a stem (Union: Ion), not a negating prefix
             if not self.faithful and in_parentheses(analysis.text, w.start):
                 continue  # a dictionary's optional material, no sentence
             if self.strict and (not polarity_changes((lemma, _cased(w.text, noun)), (_cased(rest, noun), lemma_rest))
