@@ -506,3 +506,172 @@ def test_the_app_in_a_real_browser(server, models, tmp_path):
         expect(page.get_by_text("How the numbers are made")).to_be_visible()
         browser.close()
     assert outside == []  # no font, script or request left localhost
+
+
+# Text from strangers ------------------------------------------------------------------------------------------------
+
+HOSTILE_NAME = "**b** <img src=x onerror=alert(1)> | [x](javascript:alert(1)) $$x$$"
+
+
+def rendered(markdown: str) -> str:
+    """``markdown`` as a CommonMark renderer that passes HTML (as Gradio's does) makes it."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": True}).enable("table").render(markdown)
+
+
+def assert_text_only(html: str) -> None:
+    assert "<img" not in html and "<strong>b</strong>" not in html and "<a " not in html and "<b>" not in html, html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_typed_text_is_shown_as_text_in_every_view(models, site, tmp_path):
+    from wordbench.benchmarks.app import Leaderboard
+    from wordbench.benchmarks.leaderboard import board_label
+
+    queue, results = site
+    lb = Leaderboard(str(queue), str(results), allow_local=True)
+    hostile = _copy(models["llama"], tmp_path / HOSTILE_NAME.replace("/", "_"))
+    refused = lb.submit(str(tmp_path / HOSTILE_NAME.replace("/", "_") / "missing"), "", "float32", "ada")
+    assert refused.startswith("**Refused:**") and "\n" not in refused
+    assert_text_only(rendered(refused))
+    queued = lb.submit(str(hostile), "", "float32", "<img src=x onerror=alert(1)>")
+    assert queued.startswith("**Queued**"), queued
+    assert_text_only(rendered(queued))
+    view = lb.queue_view()
+    assert "<img" not in view and "&lt;img src=x onerror=alert(1)&gt;" in view
+    table = lb.table()
+    assert "<img" not in table and "&lt;img" in table
+    row = next(r for r in lb.rows()[1] if HOSTILE_NAME.replace("/", "_") in r["model"])
+    assert_text_only(rendered(lb.details(board_label(row))[0]))  # the reports' heading
+    # the one rule, by itself
+    from wordbench.text import as_code, as_html, as_markdown
+
+    assert as_html("<b>&'\"") == "&lt;b&gt;&amp;&#39;&quot;"
+    assert rendered(as_markdown("- 1. # ok")).strip() == "<p>- 1. # ok</p>"
+    assert rendered("x " + as_markdown("see https://example.org and a@b.org")).count("<a ") == 0
+    assert rendered(as_code("a`b<i>")).strip() == "<p><code>a`b&lt;i&gt;</code></p>"
+
+
+def test_submitters_are_one_person_however_typed_and_typed_text_is_capped(models, site, tmp_path):
+    from wordbench.benchmarks.queue import LocalQueue
+    from wordbench.benchmarks.submit import SUBMITTER_CAP, admit
+    from wordbench.errors import ConfigError
+
+    queue, _ = site
+    q = LocalQueue(queue)  # max_pending is 2
+    model = str(models["llama"])
+    admit(model, q, dtype="float32", submitter="Bob")
+    admit(model, q, dtype="bfloat16", submitter="bob")
+    with pytest.raises(ConfigError, match="already has 2 pending"):
+        admit(model, q, dtype="float16", submitter="ｂｏｂ")  # fullwidth letters: the same name after NFKC
+    for submitter, problem in (("bob\u200b", "U\\+200B ZERO WIDTH SPACE"), ("b" * 10_000, f"at most {SUBMITTER_CAP}"),
+                               ("bob\nalice", "one line")):
+        with pytest.raises(ConfigError, match=problem):
+            admit(model, q, dtype="float16", submitter=submitter)
+    with pytest.raises(ConfigError, match="one line"):
+        admit(model + "\nother", q, dtype="float16", submitter="carol")
+    with pytest.raises(ConfigError, match="local model, pinned by the hash of its files: leave the revision out"):
+        admit(model, q, dtype="float16", submitter="carol", revision="main")
+    assert len(q.requests()) == 5  # the three scored and Bob's two: nothing of the refused ones
+
+
+def test_every_list_in_the_form_takes_any_value_and_the_view_refuses_it_in_one_line(models, site):
+    """Gradio refuses a value outside a list inside its own preprocessing, with a traceback in the server's log; the
+    app's lists take any value and the function behind them refuses it in one line, as the form would."""
+    pytest.importorskip("gradio")
+    import gradio as gr
+
+    from wordbench.benchmarks.app import Leaderboard, build_app
+
+    queue, results = site
+    demo = build_app(str(queue), str(results), allow_local=True)
+    inputs = [block for fn in demo.fns.values() for block in fn.inputs]
+    assert not any(isinstance(b, (gr.CheckboxGroup, gr.Radio)) for b in inputs)
+    assert all(b.allow_custom_value for b in inputs if isinstance(b, gr.Dropdown))
+    lb = Leaderboard(str(queue), str(results), allow_local=True)
+    answer = lb.submit(str(models["llama"]), "", "float64", "ada")
+    assert answer.startswith("**Refused:**") and "float64" in answer and "float32, bfloat16, float16" in answer
+    assert "not one of" in lb.shaped("rank", "sideways") and "wb-error" in lb.shaped("rank", "sideways")
+    odd = lb.shaped("rank", "ascending", ["<b>x</b>"])
+    assert "family" in odd and "<b>x</b>" not in odd and "&lt;b&gt;" in odd
+    assert "wb-error" in lb.shaped("rank", "ascending", (), ["huge"])
+    assert "<table" in lb.shaped("rank", "descending", ["causal"], ["under 1M", "unknown"], "gpt")
+    assert lb.submit(str(models["llama"]), "", None, "ada").startswith("**Queued**")  # no dtype: the queue's
+    assert "is text" in lb.submit(["x"], "", "float32", "ada")
+    steps = list(lb.submit_steps(str(models["gpt2"]), "", "bfloat16", "ada"))
+    assert len(steps) >= 4 and all(s.startswith("Checking the submission") for s in steps[:-1])
+    assert "hashing its files" in steps[-2] and steps[-1].startswith("**Queued**")
+
+
+def test_packaged_names_are_taken_where_local_models_are(site):
+    from wordbench.benchmarks.app import Leaderboard
+
+    queue, results = site
+    public = Leaderboard(str(queue), str(results))
+    assert "packaged local model" in public.submit("packaged:smollm2", "", "float32", "ada")
+    local = Leaderboard(str(queue), str(results), allow_local=True)
+    assert "no such packaged model" in local.submit("packaged:nope", "", "float32", "ada")
+
+
+def test_set_aside_copies_never_overwrite_each_other_and_a_file_in_the_way_is_no_crash(site):
+    from wordbench.benchmarks.queue import SET_ASIDE, LocalQueue, aside_name
+
+    queue, _ = site
+    q = LocalQueue(queue)
+    (queue / "requests" / "r.json").write_text("first{")
+    assert len(q.set_aside()) == 1
+    (queue / "requests" / "r.json").write_text("second{")
+    assert len(q.set_aside()) == 1
+    aside = queue / SET_ASIDE
+    assert (aside / "r.json").read_text() == "first{" and (aside / "r.2.json").read_text() == "second{"
+    assert (aside / "r.2.json.reason.txt").is_file()
+    assert aside_name("r.json", {"r.json", "r.2.json.reason.txt"}) == "r.3.json"
+    shutil.rmtree(aside)
+    aside.write_text("a file where the folder belongs")
+    (queue / "requests" / "s.json").write_text("third{")
+    assert q.set_aside() == [] and (queue / "requests" / "s.json").read_text() == "third{"
+    assert q.claim("w1") is None or q.claim("w1").status == "RUNNING"  # claims go on past the file
+
+
+def test_damaged_results_files_are_named_in_the_page(site):
+    from wordbench.benchmarks.app import Leaderboard
+
+    queue, results = site
+    summary = sorted(results.glob("runs/*/*/*/summary.json"))[0]
+    summary.write_text(summary.read_text()[:40])
+    entry = sorted((results / "submissions").glob("*.json"))[0]
+    entry.write_text(entry.read_text()[:30])
+    table = Leaderboard(str(queue), str(results)).table()
+    assert table.count("Damaged, left out of the table") == 2 and str(summary) in table and str(entry) in table
+    assert "not a JSON summary" in table and "not a submission entry" in table
+
+
+def test_a_queue_is_created_only_in_a_folder_of_its_own(site, tmp_path):
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks.cli import cli
+
+    _, results = site
+    inside = CliRunner().invoke(cli, ["queue", str(results / "q"), "--create"])
+    assert inside.exit_code != 0 and "inside the results folder" in inside.output and not (results / "q").exists()
+    itself = CliRunner().invoke(cli, ["queue", str(results), "--create"])
+    assert itself.exit_code != 0 and not (results / "queue.json").exists()
+    crowded = tmp_path / "crowded"
+    crowded.mkdir()
+    (crowded / "notes.txt").write_text("mine")
+    refused = CliRunner().invoke(cli, ["queue", str(crowded), "--create"])
+    assert refused.exit_code != 0 and "holds other files" in refused.output and not (crowded / "queue.json").exists()
+    assert CliRunner().invoke(cli, ["queue", str(tmp_path / "new"), "--create"]).exit_code == 0
+
+
+def test_a_queues_data_is_checked_by_content_at_submit(models, tmp_path):
+    from wordbench.benchmarks.submit import admit
+    from wordbench.errors import ConfigError
+
+    bad = tmp_path / "wnlampro.txt"
+    bad.write_text("this is no wnlampro data\n")
+    q = local_queue(tmp_path / "q", data={"wnlampro": str(bad)})
+    with pytest.raises(ConfigError, match="this queue's data for wnlampro .* cannot be scored, so nothing is queued"):
+        admit(str(models["llama"]), q)
+    assert q.requests() == []

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from wordbench.errors import DataFormatError, SourceError
+from wordbench.errors import ConfigError, DataFormatError, SourceError
 from wordbench.builders.minpairs.formats import diff_edit, read_distillingeval, read_lingeval97, write_distillingeval, write_lingeval97
 from wordbench.builders.minpairs.rules import PHENOMENA, RULES
 from wordbench.builders.sources.german import read_conllu, split_segments
@@ -475,24 +475,62 @@ def test_affix_deletion_generalises(sentence, variants):
     assert _offline("polarity_affix_del", sentence) == variants
 
 
-@pytest.mark.parametrize("sentence, authors", [
-    # un- that negates nothing (pejorative, historical): the dictionary glosses Unfall "accident", no negation
-    ("Der Unfall hat den Verkehr behindert.", "Der Fall hat den Verkehr behindert."),
-    ("Das Unkraut wächst schnell.", "Das Kraut wächst schnell."),
+@pytest.mark.parametrize("sentence, lookup", [
+    # un- that negates nothing (pejorative, historical): the dictionary glosses Unfall "accident", no negation, and
+    # German morphology holds these words whole, so even the lookup makes no variant
+    ("Der Unfall hat den Verkehr behindert.", []),
+    ("Das Unkraut wächst schnell.", []),
     # a lexicalised un-word that is no "not X": ungemein "tremendously"
-    ("Das freut mich ungemein.", "Das freut mich gemein."),
+    ("Das freut mich ungemein.", []),
     # a degree modifier of the adjective or adverb after it: no polarity reading survives
-    ("Das ist unglaublich dumm.", "Das ist glaublich dumm."),
-    ("Hohe Gewinne bedeuten nicht unbedingt hohe Qualität.", "Hohe Gewinne bedeuten nicht bedingt hohe Qualität."),
+    ("Das ist unglaublich dumm.", ["Das ist glaublich dumm."]),
+    ("Hohe Gewinne bedeuten nicht unbedingt hohe Qualität.", ["Hohe Gewinne bedeuten nicht bedingt hohe Qualität."]),
     # a positive much rarer than its un-word lives on only in it: glaublich, beirrt
-    ("Das ist unglaublich.", "Das ist glaublich."),
-    ("Er arbeitete unbeirrt weiter.", "Er arbeitete beirrt weiter."),
+    ("Das ist unglaublich.", ["Das ist glaublich."]),
+    ("Er arbeitete unbeirrt weiter.", ["Er arbeitete beirrt weiter."]),
 ])
-def test_affix_deletion_keeps_the_papers_polarity_condition(sentence, authors):
+def test_affix_deletion_keeps_the_papers_polarity_condition(sentence, lookup):
     """Section 3.1 deletes un- "in cases where this changes the polarity of the word": affix_polarity=dictionary
-    (``strict``) checks it; the default is the authors' lookup, as their sets show it, which makes these variants."""
+    (``strict``) checks it; the default is the authors' lookup of a negating prefix, as their sets show it."""
     assert _offline("polarity_affix_del", sentence, strict=True) == []
-    assert _offline("polarity_affix_del", sentence) == _offline("polarity_affix_del", sentence, faithful=True) == [authors]
+    assert _offline("polarity_affix_del", sentence) == _offline("polarity_affix_del", sentence, faithful=True) == lookup
+
+
+@pytest.mark.parametrize("sentence, variants", [
+    # the first letters of a stem, not a prefix: Union is no un- + Ion (the authors made no such variant)
+    ("Die Europäische Union hat entschieden.", []),
+    ("Der Unfall forderte drei Todesopfer.", []),
+    ("Es gab eine Unzahl von Reaktionen.", []),  # un- intensifies: no negation
+    # a negating prefix by German morphology, or by the dictionary's glosses where the lexicon holds the word whole
+    ("Es war nicht unmittelbar klar.", ["Es war nicht mittelbar klar."]),
+    ("Er war unlängst in Berlin.", ["Er war längst in Berlin."]),  # "not long ago" / "long ago"
+    ("Die Unordnung im Zimmer ist groß.", ["Die Ordnung im Zimmer ist groß."]),
+    ("Er hat Unrecht.", ["Er hat Recht."]),
+])
+def test_affix_deletion_deletes_only_a_negating_prefix(sentence, variants):
+    assert _offline("polarity_affix_del", sentence) == variants
+
+
+def test_options_that_cannot_apply_to_the_data_are_refused_not_recorded(tmp_path):
+    from click.testing import CliRunner
+
+    from wordbench.benchmarks.cli import cli
+    from wordbench.builders.minpairs.builder import Config
+    from wordbench.errors import ConfigError
+    from wordbench.spec import parse
+
+    with pytest.raises(ConfigError, match="'affix_polarity=dictionary' cannot apply: import takes its pairs as published"):
+        parse(Config, [f"import={tmp_path}", "affix_polarity=dictionary"])
+    with pytest.raises(ConfigError, match="'variants=all' cannot apply"):
+        parse(Config, [f"import={tmp_path}", "variants=all"])
+    with pytest.raises(ConfigError, match="polarity_affix_del is not among the phenomena built"):
+        parse(Config, ["phenomena=np_agreement", "affix_polarity=dictionary"])
+    with pytest.raises(ConfigError, match="'mt_beam=4' cannot apply: it sets how mt_model translates"):
+        parse(Config, ["mt_beam=4"])
+    assert parse(Config, [f"import={tmp_path}", "seed=3", "max_per_phenomenon=2"]).seed == 3  # these select imported pairs
+    assert parse(Config, ["affix_polarity=lookup", f"import={tmp_path}"]).import_ == str(tmp_path)  # the default: nothing claimed
+    result = CliRunner().invoke(cli, ["build", "minpairs", "--set", f"import={tmp_path}", "--set", "affix_polarity=dictionary"])
+    assert result.exit_code != 0 and "cannot apply" in result.output and "Traceback" not in result.output
 
 
 def test_affix_deletion_makes_no_edit_inside_a_dictionarys_parentheses():
@@ -522,7 +560,9 @@ def test_affix_deletion_polarity_by_the_bilingual_dictionary():
     kinds = lambda overrides: {s.kind for s in MinPairsBuilder().sources(_config(overrides))}  # noqa: E731
     strict = {"affix_polarity": "dictionary"}
     assert "glosses" in kinds(strict) and "glosses" in kinds({**strict, "phenomena": "polarity_affix_del"})
-    assert "glosses" not in kinds({}) | kinds({**strict, "phenomena": "np_agreement"})
+    assert "glosses" not in kinds({}) | kinds({"phenomena": "np_agreement"})
+    with pytest.raises(ConfigError, match="polarity_affix_del is not among the phenomena built"):
+        kinds({**strict, "phenomena": "np_agreement"})  # an option that cannot apply is refused, not recorded
 
 
 def test_affix_deletion_every_position_varies_long_stems_and_anchors_the_lemma():

@@ -323,3 +323,24 @@ def test_a_strategy_whose_sample_has_one_word_type_is_skipped_with_its_reason(re
     samples.write_text("".join(json.dumps(r) + "\n" for r in rows[:4]))
     result = runner.invoke(cli, args + ["--samples", str(samples)])
     assert result.exit_code != 0 and "no strategy has enough samples" in result.output and "Traceback" not in result.output
+
+
+def test_invisible_characters_in_a_samples_file_are_counted_and_a_hidden_strategy_name_refused(reference, tmp_path):
+    samples = tmp_path / "samples.jsonl"
+    rows = [{"text": f"The dog is a kind of animal {i} .", "strategy": "mine"} for i in range(4)]
+    rows += [{"text": "A cat\u200b sat on the mat .", "strategy": "mine"}, {"text": "A soft\u00adhyphen here .", "strategy": "mine"}]
+    samples.write_text("".join(json.dumps(r) + "\n" for r in rows))  # JSON escapes them: the file's bytes show none
+    result = CliRunner().invoke(cli, ["score", "tendencies", "--samples", str(samples), "--data", str(reference), "--out",
+                                      str(tmp_path / "runs"), "--option", "n_resamples=9", "--option", "baseline_draws=1"])
+    assert result.exit_code == 0, result.output
+    assert "samples samples.jsonl/lines: 2" in result.output  # the warning, on stderr
+    (summary,) = (tmp_path / "runs").rglob("summary.json")
+    assert json.loads(summary.read_text())["invisible_text"]["samples samples.jsonl"] == {"lines": 2}
+    plain = tmp_path / "plain.txt"
+    plain.write_text("one line\nanother\u2060 line\n")
+    counts: dict = {}
+    assert len(read_samples(plain, counts)) == 2 and counts == {"samples plain.txt": {"lines": 1}}
+    hidden = tmp_path / "hidden.jsonl"
+    hidden.write_text("".join(json.dumps({"text": f"t {i}", "strategy": "greedy\u200b"}) + "\n" for i in range(3)))
+    with pytest.raises(DataFormatError, match=r"hidden.jsonl:1: the strategy .* holds U\+200B ZERO WIDTH SPACE"):
+        read_samples(hidden)

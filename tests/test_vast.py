@@ -566,3 +566,16 @@ def test_a_span_off_its_word_is_refused_when_data_arrives(vast_data, tmp_path, c
     datasets.Dataset.from_list(rows, features=datasets.Dataset.from_parquet(str(parquet)).features).to_parquet(str(parquet))
     with pytest.raises(DataFormatError, match=rf"row 3 \(id {rows[2]['id']}\): the word .* is not at "):
         load_data("vast", str(folder), progress=False)
+
+
+def test_a_span_inside_a_longer_word_is_refused():
+    """The model's states of ``context[start:end]`` are pooled: "happy" inside "unhappy" would pool that word's pieces,
+    so a span must start and end at word boundaries (a character boundary in a script without spaces)."""
+    from wordbench.builders.vast import span_problem
+
+    assert "inside a longer word" in span_problem("happy", "He was unhappy.", 9, 14)
+    assert "inside a longer word" in span_problem("happy", "happyness rules", 0, 5)
+    assert span_problem("happy", "He was happy.", 7, 12) is None
+    assert span_problem("happy", "a happy-go-lucky day", 2, 7) is None  # a hyphen is a boundary
+    assert span_problem("好", "这很好吃", 2, 3) is None  # Chinese has no spaces: every character boundary counts
+    assert "inside a longer word" in span_problem("Glück", "Unglück kommt", 2, 7)

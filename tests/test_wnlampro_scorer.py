@@ -11,6 +11,10 @@ def test_seventeen_patterns_and_filling():
     assert fill("<A> <W> is a kind of ___", "dog") == ("a dog is a kind of ", " .")
     assert fill('" <W> " and " ___ "', "cat") == ('" cat " and " ', ' " .')
     assert fill('" <W> " . did you mean " ___ " ?', "dgo") == ('" dgo " . did you mean " ', ' " ?')
+    # a keyword holding the slot (or a pattern's other markers) as text of its own is text, not a second slot
+    assert fill("<A> <W> is a ___", "a___b") == ("an a___b is a ", " .")
+    assert fill("<W> is not ___", "<W>") == ("<W> is not ", " .")
+    assert fill("<W> is a ___", "U.S.") == ("U.S. is a ", " .")
     assert fill('" <W> " is a misspelling of " ___ " .', "dgo")[1] == ' " .'
     assert fill("<W> is a ___", "dog", faithful=True) == ("dog is a ", ".")  # the authors append "." with no space
 
