@@ -16,7 +16,7 @@ from math import prod
 from pathlib import Path
 
 from wordbench.errors import ConfigError, WordbenchError
-from wordbench.identity import PICKLE_SUFFIXES, local_model_version
+from wordbench.identity import PICKLE_SUFFIXES, gguf_header, local_model_version
 from wordbench.text import typed_line
 from wordbench.scorers.models import ModelError, plan_model
 
@@ -178,9 +178,7 @@ def local_parameters(path: Path, allow_pickle: bool) -> int | None:
     """Parameters of a local model from its safetensors headers or GGUF tensor table (no weights read); a folder with
     neither is refused (pickle weights only where ``allow_pickle``; then the count is unknown)."""
     if path.is_file() and path.suffix == ".gguf":
-        from gguf import GGUFReader
-
-        return int(sum(int(t.n_elements) for t in GGUFReader(str(path)).tensors))
+        return sum(n for _, n, _ in gguf_header(path)[1])
     weights = sorted(path.glob("*.safetensors"))
     if weights:
         return sum(safetensors_parameters(f) for f in weights)
