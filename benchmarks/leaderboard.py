@@ -18,7 +18,7 @@ from pathlib import Path
 import datasets
 
 from wordbench.errors import ConfigError, DataFormatError, WordbenchError, warn
-from wordbench.text import as_markdown
+from wordbench.text import as_html, as_markdown
 
 from .registry import get
 from .results import RunFolder, for_tables
@@ -302,8 +302,6 @@ def leaderboard_markdown(summaries: list[dict]) -> str:
 
 def leaderboard_html(folder: Path, summaries: list[dict], base: str = "") -> str:
     """One HTML page: the leaderboard's tables, then each run's figures (paths relative to ``folder``, after ``base``)."""
-    import html
-
     from markdown_it import MarkdownIt
 
     # html off: markup in the markdown (a model's name) is shown as text, never run
@@ -311,8 +309,8 @@ def leaderboard_html(folder: Path, summaries: list[dict], base: str = "") -> str
     figures = []
     for path in sorted(Path(folder).glob("runs/*/*/*/plots/*.png")):
         run = path.parent.parent
-        caption = html.escape(f"{run.parent.parent.name} / {run.parent.name} / {run.name}: {path.stem.replace('_', ' ')}")
-        figures.append(f'<figure><img src="{html.escape(base + path.relative_to(folder).as_posix())}" alt="{caption}">'
+        caption = as_html(f"{run.parent.parent.name} / {run.parent.name} / {run.name}: {path.stem.replace('_', ' ')}")
+        figures.append(f'<figure><img src="{as_html(base + path.relative_to(folder).as_posix())}" alt="{caption}">'
                        f"<figcaption>{caption}</figcaption></figure>")
     style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}table{border-collapse:collapse;"
              "margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left}" + BOARD_STYLE + "figure{display:inline-block;"
@@ -518,9 +516,7 @@ def board_html(names: list[str], rows: list[dict], sort: str | None = None, desc
                table_id: str = "submissions", link_reports: bool = True) -> str:
     """The table as HTML: the sorted column's head marked (▲ ascending, ▼ descending, and ``aria-sort``); an empty cell
     says why in its text and its tooltip; each figure links to its run's report (paths after ``base``)."""
-    import html
-
-    e = html.escape
+    e = as_html
     heads = board_heads(names)
     head = "".join(f'<th data-key="{e(k)}"' + (f' aria-sort="{"descending" if descending else "ascending"}"' if k == sort else "")
                    + f">{e(t)}{(' ▼' if descending else ' ▲') if k == sort else ''}</th>" for k, t in heads)

@@ -163,13 +163,18 @@ def free_positive(un_forms: tuple[str, ...], base_forms: tuple[str, ...]) -> boo
 def negating_prefix(w, un_keys: tuple[str, ...], base_keys: tuple[str, ...]) -> bool:
     """The word's un- is the prefix of a negated word, not the first letters of its stem (Union: Ion; Unfall: Fall).
     German morphology says yes where HanTa's lexicon segments an adjective, adverb or participle at the negating
-    prefix (un|klar, un|mittel|bar). Where it does not (every noun, a lexicalised adverb such as unlängst, a stem it
-    does not know), the bilingual dictionary's glosses decide, where it has both words: one of the un-word's must
-    negate one of the positive's (Unrecht "wrong" / Recht "right", unlängst "not long ago" / längst
-    "long ago"; Union "union" / Ion "ion" and Unfall "accident" / Fall "case" do not)."""
+    prefix (un|klar, un|mittel|bar). An adverb it holds whole is lexicalised: its un- negates where the positive is an
+    adverb the lexicon holds whole too (unlängst: längst, ungern: gern), not where the positive is another word class
+    (unbedingt "necessarily": the participle bedingt; ungemein "tremendously": the adjective gemein). Elsewhere (every
+    noun, a stem it does not know) the bilingual dictionary's glosses decide, where it has both words: one of the
+    un-word's must negate one of the positive's (Unrecht "wrong" / Recht "right"; Union "union" / Ion "ion" and
+    Unfall "accident" / Fall "case" do not)."""
     parts = morphemes(w.text) if w.upos != "NOUN" else ()
     if parts and parts[0][0].lower() == PREFIX and parts[0][1] == "PREF_NEG":
         return True
+    if len(parts) == 1 and parts[0][1] == "ADV":  # a lexicalised adverb: its positive is an adverb of its own or none
+        positive = morphemes(w.text[len(PREFIX):].lower())
+        return len(positive) == 1 and positive[0][1] == "ADV"
     return polarity_changes(un_keys, base_keys)
 
 
