@@ -675,3 +675,19 @@ def test_a_queues_data_is_checked_by_content_at_submit(models, tmp_path):
     with pytest.raises(ConfigError, match="this queue's data for wnlampro .* cannot be scored, so nothing is queued"):
         admit(str(models["llama"]), q)
     assert q.requests() == []
+
+
+def test_a_hub_results_snapshot_is_servable_and_local_pickles_name_the_queue_setting(models, site, tmp_path):
+    from wordbench.benchmarks.app import Leaderboard
+    from wordbench.benchmarks.submit import admit
+    from wordbench.errors import WordbenchError
+
+    hub = Leaderboard("hf:org/requests", "hf:org/results", cache=tmp_path / "cache")
+    assert hub.served() == [str((tmp_path / "cache" / "space").resolve())]  # where its snapshots are kept
+    assert Path(hub.served()[0]).is_dir() or not Path(hub.served()[0]).exists()
+    queue, results = site
+    assert Leaderboard(str(queue), str(results)).served() == [str(results.resolve())]
+    from wordbench.benchmarks.queue import LocalQueue
+
+    with pytest.raises(WordbenchError, match=r"this queue refuses them \(its allow_pickle setting, in queue.json, is false\)"):
+        admit(str(models["gpt2-pickle"]), LocalQueue(queue))
