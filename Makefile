@@ -20,10 +20,10 @@ $(STAMP): pyproject.toml | $(PY)
 	touch $(STAMP)
 
 # Debian's WordNet 3.0, SCOWL's size-70 word list (WNLaMPro's rare_words=dictionary), Ding English-German
-# dictionary (minpairs) and Chromium (the leaderboard app's browser test, which fails in CI without it), installed
-# when root and missing.
+# dictionary (minpairs), Chromium (the leaderboard app's browser test) and Slurm with munge (the workers' test on a
+# real single-node Slurm), installed when root and missing; in CI the browser and Slurm tests fail without them.
 DEBS := /usr/share/wordnet/data.noun:wordnet-base /usr/share/dict/american-english-huge:wamerican-huge /usr/share/trans/de-en:trans-de-en \
-	/usr/bin/chromium:chromium
+	/usr/bin/chromium:chromium /usr/sbin/munged:munge /usr/sbin/slurmctld:slurmctld /usr/sbin/slurmd:slurmd /usr/bin/sbatch:slurm-client
 system:
 	@for pair in $(DEBS); do file=$${pair%%:*}; pkg=$${pair##*:}; \
 		if [ -f $$file ]; then :; \

@@ -543,21 +543,58 @@ def submit(model, queue_spec, dtype, revision, submitter, token):
 @click.option("--once", is_flag=True, help="Process one request (if any) and stop.")
 @click.option("--until-empty", is_flag=True, help="Process requests until none is left, then stop.")
 @click.option("--poll", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Seconds between looks at an empty queue.")
-@click.option("--name", "worker", help="This worker's name in the requests (default: host-pid).")
+@click.option("--name", "worker", help="This worker's name in the requests (default: host-pid, with the Slurm job and task).")
 @TOKEN_OPTION
 @user_errors
 def worker(queue_spec, results, runs, device, once, until_empty, poll, worker, token):
-    """Claim requests from a queue, score each model's suite with one load, publish to --results, repeat."""
-    from .queue import open_queue
-    from .worker import run
+    """Claim requests from a queue, score each model's suite with one load, publish to --results, repeat.
 
-    stats = run(open_queue(queue_spec, token), results, runs, device, once, poll, worker, progress=True, stop_when_empty=until_empty)
+    Inside a scheduler job it behaves as one should: on SIGTERM (Slurm's --signal warning before the time limit, a
+    preemption, scancel) it stops at the next item boundary, keeps what it scored, hands its request back to the queue
+    at once and exits 0, so a requeued job or another worker resumes it; in a Slurm job it claims no request it cannot
+    finish before the job's end, at the cost finished requests took here."""
+    from wordbench import stopping
+
+    from .queue import open_queue
+    from .worker import job_deadline, run, worker_name
+
+    with stopping.on_sigterm():
+        stats = run(open_queue(queue_spec, token), results, runs, device, once, poll, worker or worker_name(), progress=True,
+                    stop_when_empty=until_empty, deadline=job_deadline())
     for line in stats.requests:
         click.echo(line)
     if stats.requests:
         click.echo(f"{len(stats.requests)} request(s) in {stats.total_s:.1f} s, {stats.scoring_s:.1f} s of it scoring")
     else:
         click.echo("no request to claim")
+
+
+@cli.command("slurm-script")
+@click.option("--queue", "queue_spec", required=True, help=QUEUE_HELP)
+@click.option("--results", required=True, help="The results dataset: a folder on a shared file system, or hf:ORG/NAME.")
+@click.option("--runs", default="runs", show_default=True, help="Root of the run folders, on a file system every node shares.")
+@click.option("--workers", type=click.IntRange(min=1), default=4, show_default=True, help="Array tasks: workers scoring at once.")
+@click.option("--gpus", type=click.IntRange(min=0), default=1, show_default=True, help="GPUs per worker (0: CPU workers).")
+@click.option("--cpus", type=click.IntRange(min=1), default=8, show_default=True, help="CPU cores per worker.")
+@click.option("--time", "time_limit", default="04:00:00", show_default=True, help="Each task's time limit (sbatch --time).")
+@click.option("--warn", "warn_s", type=click.IntRange(min=1), default=300, show_default=True,
+              help="Seconds before the limit at which Slurm sends SIGTERM: the worker finishes its item and hands its request back.")
+@click.option("--partition", help="The Slurm partition (default: the cluster's).")
+@click.option("--logs", default="slurm-logs", show_default=True, help="Folder of each task's log (%A_%a.log).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the script here (default: print it).")
+@user_errors
+def slurm_script(queue_spec, results, runs, workers, gpus, cpus, time_limit, warn_s, partition, logs, out):
+    """Write the sbatch script of an array of workers over QUEUE: submit it with sbatch (docs: Run on a cluster)."""
+    from .slurm import sbatch_script
+
+    text = sbatch_script(queue_spec, results, runs, workers, gpus, time_limit, warn_s, cpus, partition, logs)
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    from wordbench.files import write_output
+
+    write_output(out, text, "--out")
+    click.echo(f"wrote {out}: mkdir -p {logs} && sbatch {out}")
 
 
 @cli.command("queue")

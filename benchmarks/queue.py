@@ -305,6 +305,15 @@ class Queue:
             return current
         return self._update(change)
 
+    def release(self, request: Request, worker: str) -> Request:
+        """``worker`` gives ``request`` up before finishing it (its job is ending): PENDING again at once, for the next
+        worker to claim and resume from the run folders, rather than after its lease runs out."""
+        def change(requests, settings):
+            current = self._held(requests, request, worker)
+            current.status, current.worker, current.lease_until = "PENDING", None, None
+            return current
+        return self._update(change)
+
     def renew(self, request: Request, worker: str) -> Request:
         def change(requests, settings):
             current = self._held(requests, request, worker)

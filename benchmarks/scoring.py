@@ -8,6 +8,7 @@ import json
 import time
 from pathlib import Path
 
+from wordbench import stopping
 from wordbench.errors import ConfigError, warn
 from wordbench.hashing import seeded_key
 
@@ -101,6 +102,7 @@ def score_dataset(scorer, model, data_sig: str, dataset: dict, data_name: str, s
         start = time.perf_counter()
         with tqdm(total=len(mine), initial=len(mine) - len(todo), desc=desc, disable=not (progress and w.main)) as bar:
             for i in range(0, len(todo), scorer.chunk_size):
+                stopping.check()  # a scheduler's SIGTERM: stop between chunks, everything scored so far kept
                 chunk = todo[i : i + scorer.chunk_size]
                 run.append(scorer.score(model, chunk), rank=rank)
                 bar.update(len(chunk))

@@ -11,7 +11,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wordbench import stopping
 from wordbench.errors import ConfigError, warn
+from wordbench.stopping import StopRequested
 
 from .hubfaults import retry
 from .queue import LeaseLost, Queue, Request
@@ -49,7 +51,10 @@ class Lease(threading.Thread):
 
 
 def worker_name() -> str:
-    return f"{socket.gethostname()}-{os.getpid()}"
+    """host-pid, and in a Slurm job its job (and array task): the name the queue shows for a RUNNING request."""
+    job = os.environ.get("SLURM_ARRAY_JOB_ID"), os.environ.get("SLURM_ARRAY_TASK_ID"), os.environ.get("SLURM_JOB_ID")
+    slurm = f"-slurm{job[0]}_{job[1]}" if job[0] and job[1] else f"-slurm{job[2]}" if job[2] else ""
+    return f"{socket.gethostname()}-{os.getpid()}{slurm}"
 
 
 def check_results(results: str | Path) -> None:
@@ -136,6 +141,10 @@ def process(queue: Queue, request: Request, worker: str, results: Path, runs: Pa
     except LeaseLost:
         lease.stopped.set()
         raise
+    except StopRequested:  # the job is ending: what was scored is kept, the request goes back to the queue at once
+        lease.stopped.set()
+        retry(lambda: queue.release(request, worker), sleep=sleep)
+        raise
     except RunBusy as exc:  # the worker we took the request over from is alive, only slow: the request stays its own
         lease.stopped.set()
         if getattr(request, "taken_from", None) is None:
@@ -150,6 +159,31 @@ def process(queue: Queue, request: Request, worker: str, results: Path, runs: Pa
     return retry(lambda: queue.finish(request, worker, status, reason, seconds), sleep=sleep)
 
 
+def expected_cost(queue: Queue, sleep=None) -> float:
+    """The seconds a request takes here: the median wall time of the queue's FINISHED requests (their workers' own
+    timing, the model's load included), 0 where none has finished yet."""
+    import statistics
+
+    done = [sum(r.seconds.values()) for r in retry(queue.requests, sleep=sleep) if r.status == "FINISHED" and r.seconds]
+    return statistics.median(done) if done else 0.0
+
+
+def job_deadline() -> float | None:
+    """The end of the Slurm job this process runs in (seconds since the epoch), from ``squeue``; None outside a job,
+    for a job without a time limit, or where squeue cannot say."""
+    import shutil
+    import subprocess
+
+    job = os.environ.get("SLURM_JOB_ID")
+    if not job or shutil.which("squeue") is None:
+        return None
+    try:
+        end = subprocess.run(["squeue", "-h", "-j", job, "-o", "%e"], capture_output=True, text=True, timeout=30).stdout.strip()
+        return time.mktime(time.strptime(end.splitlines()[0], "%Y-%m-%dT%H:%M:%S")) if end and end[0].isdigit() else None
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
+        return None
+
+
 def held_elsewhere(queue: Queue, worker: str) -> list[Request]:
     """RUNNING requests whose live lease another worker holds."""
     now = time.time()
@@ -157,10 +191,14 @@ def held_elsewhere(queue: Queue, worker: str) -> list[Request]:
 
 
 def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: bool = False, poll_s: float = 10.0,
-        worker: str | None = None, progress: bool = False, stop_when_empty: bool = False, sleep=None) -> WorkerStats:
+        worker: str | None = None, progress: bool = False, stop_when_empty: bool = False, sleep=None,
+        deadline: float | None = None) -> WorkerStats:
     """Claim and process requests until the queue is empty (``once``: one request; ``stop_when_empty``: every request
     there is, then return, after waiting for those other workers hold, whose lease may run out) or forever, polling
-    every ``poll_s`` seconds. A transient fault of the Hub is tried again with a backoff; a permanent one is raised."""
+    every ``poll_s`` seconds. A transient fault of the Hub is tried again with a backoff; a permanent one is raised.
+    A stop asked for (``wordbench.stopping``: SIGTERM) ends the request at an item boundary, hands it back to the queue
+    and returns; no request is claimed that cannot finish before ``deadline`` (seconds since the epoch: a scheduler
+    job's end) at the cost finished requests took here (``expected_cost``)."""
     from wordbench.files import check_writable
 
     wait = sleep or time.sleep
@@ -173,6 +211,12 @@ def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: boo
     waiting: set[str] = set()
     while True:
         t0 = time.perf_counter()
+        if stopping.requested():
+            return stats
+        if deadline is not None and time.time() + expected_cost(queue, sleep) > deadline:
+            warn(f"{worker}: too little time left before the job's end ({max(0.0, deadline - time.time()):.0f} s) for a "
+                 f"request, which takes about {expected_cost(queue, sleep):.0f} s here: claiming none")
+            return stats
         request = retry(lambda: queue.claim(worker), sleep=sleep)
         if request is None:
             if once:
@@ -196,6 +240,9 @@ def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: boo
             stats.scoring_s += sum(v for k, v in done.seconds.items() if not k.startswith("_"))
         except LeaseLost as exc:  # another worker took it over: its work stands, ours is not published
             warn(str(exc))
+        except StopRequested:
+            stats.requests.append(f"{request.id} RELEASED: stopped on SIGTERM, its run kept for the next worker")
+            return stats
         stats.total_s += time.perf_counter() - t0
         if once:
             return stats
