@@ -387,7 +387,7 @@ def mfu(check: Check, model, name: str, workloads: dict) -> None:
         if device.type == "cuda":
             limit.ROWS = (256, 1024, 4096, 16384)
         rate, rows = limit.gemm_rate(config, dtype, device)
-        out.update(gemm_tflops=round(rate / 1e12, 1), gemm_best_rows=rows, workloads={})
+        out.update(gemm_tflops=float(f"{rate / 1e12:.3g}"), gemm_best_rows=rows, workloads={})
         if device.type == "cuda":
             a = torch.randn(8192, 8192, device=device, dtype=dtype)
             _, seconds = timed(device, lambda: a @ a, repeat=10)

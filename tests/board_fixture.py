@@ -1,4 +1,5 @@
-"""A results folder holding two scored tiny models, through the queue and the worker as a leaderboard runs them."""
+"""A results folder holding two scored tiny models, through the queue and the worker as a leaderboard runs them; and
+the comparison of two runs' records (floats to float32's rounding) that resumed and interrupted runs are held to."""
 
 from __future__ import annotations
 
@@ -30,3 +31,21 @@ def scored_results(root: Path, models: dict) -> tuple[Path, Path]:
     stats = run(q, root / "results", root / "runs", device="cpu", stop_when_empty=True)
     assert all(line.endswith("FINISHED") for line in stats.requests), stats.requests
     return q.folder, root / "results"
+
+
+def same_records(a: list[dict], b: list[dict]) -> bool:
+    """Records equal key for key, a float to float32's rounding (relative 1e-6), everything else exactly."""
+    import math
+
+    def same(x, y):
+        if isinstance(x, float) and isinstance(y, float):
+            return math.isclose(x, y, rel_tol=1e-6, abs_tol=1e-9)
+        if isinstance(x, dict) and isinstance(y, dict):
+            return x.keys() == y.keys() and all(same(x[k], y[k]) for k in x)
+        if isinstance(x, list) and isinstance(y, list):
+            return len(x) == len(y) and all(same(u, v) for u, v in zip(x, y))
+        return x == y
+
+    by_id = {r["id"]: r for r in b}
+    return all(same(r, by_id.get(r["id"])) for r in a) and len(a) == len(b)
+

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from board_fixture import same_records
+
 from wordbench.benchmarks.queue import HubQueue, LeaseLost, LocalQueue, Request
 from wordbench.benchmarks.submit import admit
 from wordbench.errors import ConfigError
@@ -236,7 +238,9 @@ def test_workers_in_real_processes_score_each_request_once_and_survive_a_kill(mo
     assert set(resumed) == set(whole) == {"wnlampro", "tendencies"}
     for bench in whole:
         assert sorted(r["id"] for r in resumed[bench]) == sorted(r["id"] for r in whole[bench])  # no item twice, none lost
-        assert {r["id"]: r for r in resumed[bench]} == {r["id"]: r for r in whole[bench]}
+        # equal, floats to float32's rounding: the resumed part is batched with other rows, and a sum over a hundred
+        # token log-probabilities moves in its last float32 digits with the batch it was padded in
+        assert same_records(resumed[bench], whole[bench]), bench
 
 
 def test_score_takes_a_suite_and_loads_the_model_once(models, wnlampro_build, tmp_path, monkeypatch):
