@@ -167,16 +167,22 @@ def check_summary(s: dict, path: Path) -> None:
 def stored_runs(folder: Path) -> tuple[list[tuple[Path, dict]], list[str]]:
     """(path, summary) of every stored run that can be read, and one line for each that cannot (a summary.json that is
     no JSON, or no summary of a benchmark this wordbench knows): one damaged run never hides the others."""
-    runs, skipped = [], []
+    runs, damaged = _read_runs(folder)
+    return runs, list(damaged.values())
+
+
+def _read_runs(folder: Path) -> tuple[list[tuple[Path, dict]], dict[tuple[str, str], str]]:
+    """(readable runs, {(benchmark, model folder): the line saying why its summary cannot be read})."""
+    runs, damaged = [], {}
     for path in sorted((Path(folder) / "runs").glob("*/*/*/summary.json")):
         try:
             s = RunFolder(path.parent).summary()
             check_summary(s, path)
         except WordbenchError as exc:
-            skipped.append(str(exc))
+            damaged[(path.parent.parent.parent.name, path.parent.parent.name)] = str(exc)
             continue
         runs.append((path, s))
-    return runs, skipped
+    return runs, damaged
 
 
 def stored_summaries(folder: Path, report: bool = True) -> list[dict]:
@@ -430,6 +436,7 @@ def board(folder: Path | None, requests: list | None = None) -> tuple[list[str],
     queue's, where the caller reads one) add rows for models not scored yet or failed."""
     names, rows = submission_rows(folder) if folder is not None else ([], [])
     entries = read_submissions(folder)[0] if folder is not None else {}
+    damaged = _read_runs(folder)[1] if folder is not None else {}
     families = {(s["model"]["name"], s["model"].get("version", ""), s["model"].get("dtype", "")): s["model"].get("family", "")
                 for s in (stored_summaries(folder) if folder is not None else [])}
     skipped = {b for e in entries.values() for b in e.get("skipped", {})}
@@ -454,6 +461,8 @@ def board(folder: Path | None, requests: list | None = None) -> tuple[list[str],
                 row["cells"][n] = {"text": _cell_text(c), "sort": c["value"], "why": None, "report": c["report"]}
             elif n in e.get("skipped", {}):
                 row["cells"][n] = {"text": "skipped", "sort": None, "why": f"skipped: {e['skipped'][n]}", "report": None}
+            elif (n, slug_of(r["model"])) in damaged:  # published, but its summary cannot be read: said so, not "never published"
+                row["cells"][n] = {"text": "damaged", "sort": None, "why": f"damaged: {damaged[(n, slug_of(r['model']))]}", "report": None}
             else:
                 row["cells"][n] = {"text": "–", "sort": None, "why": "not scored: no run of this benchmark was published for this model",
                                    "report": None}

@@ -645,6 +645,10 @@ def test_damaged_results_files_are_named_in_the_page(site):
     table = Leaderboard(str(queue), str(results)).table()
     assert table.count("Damaged, left out of the table") == 2 and str(summary) in table and str(entry) in table
     assert "not a JSON summary" in table and "not a submission entry" in table
+    from wordbench.benchmarks.leaderboard import board
+
+    cells = [c for r in board(results)[1] for c in r["cells"].values() if c["text"] == "damaged"]
+    assert len(cells) == 1 and str(summary) in cells[0]["why"]  # the cell says damaged, not "never published"
 
 
 def test_a_queue_is_created_only_in_a_folder_of_its_own(site, tmp_path):
