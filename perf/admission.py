@@ -1,6 +1,7 @@
 """Admission of a local model, as the leaderboard's Submit form runs it: the seconds of each check for the packaged
 models (SmolLM2-135M as a 98 MB GGUF, MiniLM as safetensors), in a process whose imports are done (as the server's
-are), and the same GGUF with gguf's own reader and transformers' metadata parse as they come (the baseline: its
+are): the first admission of each (its metadata read) and the median of the later ones (read once per file), and the
+same GGUF with gguf's own reader and transformers' metadata parse as they come (the baseline: its
 parameters counted by ``gguf.GGUFReader``, its metadata parsed once for the config and again for the tokenizer, each
 over a ``np.memmap``).
 
@@ -64,9 +65,10 @@ def main() -> None:
 
     result = {"machine": machine(), "rounds": args.rounds, "models": {}}
     for name, path in (("smollm2-gguf", str(packaged_smollm2())), ("minilm-safetensors", str(packaged_minilm()))):
-        runs = [admit_once(path) for _ in range(args.rounds)]
-        result["models"][name] = {"seconds": round(statistics.median(r[0] for r in runs), 2), "steps": runs[-1][1],
-                                  "params": runs[-1][2]}
+        runs = [admit_once(path) for _ in range(args.rounds)]  # the first reads the file's metadata; later ones reuse it
+        result["models"][name] = {"first_seconds": round(runs[0][0], 2), "first_steps": runs[0][1],
+                                  "again_seconds": round(statistics.median(r[0] for r in runs[1:]), 2) if len(runs) > 1 else None,
+                                  "params": runs[0][2]}
     gguf = str(packaged_smollm2())
     old = [baseline(gguf) for _ in range(args.rounds)]
     assert all(p == result["models"]["smollm2-gguf"]["params"] for _, p in old), "the header reader counts as gguf's does"
