@@ -17,8 +17,8 @@ from pathlib import Path
 
 from wordbench.errors import ConfigError, WordbenchError
 from wordbench.identity import PICKLE_SUFFIXES, gguf_header, local_model_version
-from wordbench.text import typed_line
 from wordbench.scorers.models import ModelError, plan_model
+from wordbench.text import typed_line
 
 from .hubfaults import hub_errors, hub_fault
 from .queue import DTYPES, SETTINGS_FILE, Queue, Request, new_id, now_iso

@@ -213,9 +213,10 @@ def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: boo
         t0 = time.perf_counter()
         if stopping.requested():
             return stats
-        if deadline is not None and time.time() + expected_cost(queue, sleep) > deadline:
+        cost = expected_cost(queue, sleep) if deadline is not None else 0.0
+        if deadline is not None and time.time() + cost > deadline:
             warn(f"{worker}: too little time left before the job's end ({max(0.0, deadline - time.time()):.0f} s) for a "
-                 f"request, which takes about {expected_cost(queue, sleep):.0f} s here: claiming none")
+                 f"request, which takes about {cost:.0f} s here: claiming none")
             return stats
         request = retry(lambda: queue.claim(worker), sleep=sleep)
         if request is None:
