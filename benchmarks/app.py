@@ -19,7 +19,7 @@ from wordbench.text import as_code, as_html, as_markdown, typed_line
 
 from . import __version__
 from .hubfaults import scrub
-from .leaderboard import BOARD_STYLE, board, damaged_files, board_heads, board_profiles, board_html, board_label as row_label, sort_board, stored_summaries
+from .leaderboard import RANKS_TEXT, BOARD_STYLE, board, damaged_files, board_heads, board_profiles, board_html, board_label as row_label, sort_board, stored_summaries
 from .packaged import packaged
 from .queue import DTYPES, STATUSES, open_queue
 from .registry import get
@@ -34,6 +34,14 @@ RESULTS_TTL_S = 60  # a Hub results dataset is downloaded again at most this oft
 
 class Refusal(WordbenchError):
     """A submission the web form does not take (a local path on a public server, no name, no sign-in)."""
+
+
+class NoResultsYet(WordbenchError):
+    """The results folder is not there yet: no worker has published a model. The first state of every leaderboard."""
+
+
+EMPTY_BOARD = ('<p class="wb-empty">No model has been scored yet. Submit one in the Submit tab: its row appears here, '
+               "pending, at once, and its scores when a worker has scored it.</p>")
 
 
 def error_html(message: str) -> str:
@@ -103,8 +111,8 @@ class Leaderboard:
         if not self.results_spec.startswith("hf:"):
             folder = Path(self.results_spec).expanduser()
             if not folder.is_dir():
-                raise WordbenchError(f"results folder {folder} does not exist yet: it appears when a worker "
-                                     f"(wordbench worker --results {folder}) publishes its first model")
+                raise NoResultsYet(f"results folder {folder} does not exist yet: it appears when a worker "
+                                   f"(wordbench worker --results {folder}) publishes its first model")
             return folder
         repo = self.results_spec[3:]
         folder = self.snapshots() / repo.replace("/", "--")
@@ -148,6 +156,8 @@ class Leaderboard:
         try:
             folder = self.results_folder()
             problems += [f"Damaged, left out of the table: {line}" for line in damaged_files(folder)]
+        except NoResultsYet:  # the normal first state of a leaderboard, not a problem
+            folder = None
         except Exception as exc:  # noqa: BLE001
             problems.append(f"No scores to show: {one_line(exc, self.token)}")
         try:
@@ -182,7 +192,7 @@ class Leaderboard:
             out = "".join(error_html(p) for p in problems)
             profiles = board_profiles(names, rows)
             if not rows:
-                return out + "<p>No model matches.</p>" if names or search or families or sizes else out + "<p>No model submitted yet.</p>"
+                return out + "<p>No model matches.</p>" if names or search or families or sizes else out + EMPTY_BOARD
             return (out + f"<p>Profile: {as_html(profiles)}. Click a column's head to sort (empty cells stay last), "
                     "a row to open its reports below.</p>" + board_html(names, sort_board(rows, sort, descending), sort, descending,
                                                                          base="", table_id="board", link_reports=False))
@@ -216,7 +226,7 @@ class Leaderboard:
             row = next((r for r in rows if row_label(r) == label), None)
             if row is None:
                 return f"No model {as_markdown(label)} on the leaderboard.", []
-            folder = self.results_folder()
+            folder = None if row["status"] != "scored" else self.results_folder()
             parts, figures = [f"## {as_markdown(row['model'])}\n\nrevision {as_code(row['revision'])}, {as_markdown(row['dtype'])}, "
                               f"weights {as_markdown(row['weights'] or 'unknown')}, {as_markdown(row['family'])}, "
                               f"profile {as_markdown(row['profile'])}"], []
@@ -242,8 +252,11 @@ class Leaderboard:
         try:
             from .leaderboard import side_by_side_markdown
 
-            group = sorted((s for s in stored_summaries(self.results_folder()) if s["benchmark"] == benchmark),
-                           key=lambda s: s["model"]["name"])
+            try:
+                published = stored_summaries(self.results_folder())
+            except NoResultsYet:
+                published = []
+            group = sorted((s for s in published if s["benchmark"] == benchmark), key=lambda s: s["model"]["name"])
             if not group:
                 return f"No run of {as_markdown(benchmark)} published yet."
             return f"Signature of the first run: {as_code(group[0]['signature'])}\n\n" + side_by_side_markdown(group)
@@ -328,7 +341,7 @@ class Leaderboard:
                 continue
             rows = "".join(
                 f"<tr><td>{e(r.model)}</td><td><code>{e(r.revision[:12])}</code></td><td>{e(r.dtype)}</td><td>{e(r.submitter)}</td>"
-                f"<td>{age(r.submitted)}</td><td>{e(r.worker or '–')}</td><td>{age(r.finished) + ' ago' if r.finished else '–'}</td>"
+                f"<td>{age(r.submitted)}</td><td>{e(r.holders() if r.tasks else r.worker or '–')}</td><td>{age(r.finished) + ' ago' if r.finished else '–'}</td>"
                 f"<td>{e(r.reason or '')}</td><td><code>{e(r.id)}</code></td></tr>" for r in group)
             parts.append(f'<h3 id="queue-{status.lower()}">{status} ({len(group)})</h3><table class="wb-queue" data-status="{status}">'
                          "<thead><tr><th>model</th><th>revision</th><th>dtype</th><th>submitter</th><th>age</th><th>worker</th>"
@@ -345,7 +358,10 @@ class Leaderboard:
                  "load of the model, on the queue's submission profile, and publishes each run to the results dataset. Each "
                  "number carries its **signature**, which names everything that changes it: the data (builder version, sources "
                  "and their versions, seed, config hash), the sample (`limit`), the scoring options, the model (name, pinned "
-                 "revision, family, dtype) and the library versions. Two runs with the same signature give the same number.", ""]
+                 "revision, family, dtype) and the library versions. Two runs with the same signature give the same number.", "",
+                 "## Ranks", "", RANKS_TEXT, "",
+                 "The cost column is the minutes scoring a submission took its workers (every benchmark and every load of "
+                 "the model, from the workers' own timing), on the device they ran on (GPU-min, CPU-min).", ""]
         try:
             summaries = stored_summaries(self.results_folder())
             if summaries:

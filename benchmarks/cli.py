@@ -517,21 +517,25 @@ QUEUE_HELP = "The queue: a folder (works on a shared file system; queue.json in 
 @click.option("--dtype", type=click.Choice(["float32", "bfloat16", "float16"]), help="What the model computes in (default: the queue's setting).")
 @click.option("--revision", help="Hub revision to pin (default: main, pinned to the commit it points to now).")
 @click.option("--submitter", help="Who submits (default: the login name).")
+@click.option("--split/--no-split", default=None,
+              help="Score each benchmark as a task of its own, so several workers (a Slurm array) score this submission at "
+                   "once, each loading the model; its row is published when the last task ends (default: the queue's "
+                   "split setting).")
 @TOKEN_OPTION
 @user_errors
-def submit(model, queue_spec, dtype, revision, submitter, token):
+def submit(model, queue_spec, dtype, revision, submitter, split, token):
     """Admit MODEL (Hub id, local folder, .gguf, or packaged:NAME from wordbench models) to a queue: pinned, checked,
     and queued as PENDING."""
     from .queue import open_queue
     from .submit import admit
 
     queue = open_queue(queue_spec, token)
-    request = admit(packaged(model), queue, dtype, submitter, revision, token)
+    request = admit(packaged(model), queue, dtype, submitter, revision, token, split=split)
     for item in queue.scan()[1]:  # another file of the queue holds no readable request: the maintainer should know
         warn(f"{item.reason} (a worker sets it aside)")
     click.echo(f"queued {request.id}: {request.model}@{request.revision} ({request.family}, {request.dtype}, "
                f"{request.params if request.params is not None else '?'} parameters, profile {request.profile}, "
-               f"{len(request.suite)} benchmarks)")
+               f"{len(request.suite)} benchmarks{', each a task of its own' if request.tasks else ''})")
 
 
 @cli.command()
@@ -547,7 +551,8 @@ def submit(model, queue_spec, dtype, revision, submitter, token):
 @TOKEN_OPTION
 @user_errors
 def worker(queue_spec, results, runs, device, once, until_empty, poll, worker, token):
-    """Claim requests from a queue, score each model's suite with one load, publish to --results, repeat.
+    """Claim requests from a queue, score each model's suite with one load, publish to --results, repeat. Of a split
+    request it claims one benchmark's task; the worker that scores the last task publishes the row.
 
     Inside a scheduler job it behaves as one should: on SIGTERM (Slurm's --signal warning before the time limit, a
     preemption, scancel) it stops at the next item boundary, keeps what it scored, hands its request back to the queue
@@ -622,7 +627,7 @@ def queue_cmd(queue_spec, create, token):
             continue
         click.echo(f"{status} ({len(group)})")
         for r in group:
-            extra = f" worker {r.worker}" if status == "RUNNING" else ""
+            extra = f" {r.holders()}" if status == "RUNNING" else ""
             extra += f": {r.reason}" if r.reason else ""
             click.echo(f"  {r.id}  {r.model}@{r.revision} {r.dtype} by {r.submitter}{extra}")
     if unreadable:

@@ -286,8 +286,8 @@ def submissions_html(folder: Path, base: str = "") -> str:
               "if(m&&H[+m[1]]){H[+m[1]].click();if(m[2])H[+m[1]].click()}</script>")
     return (f"<h2>Submissions</h2>\n<p>Profile: {profiles}.</p>\n" + board_html(names, rows, base=base)
             + "<p>Click a column's head to sort (a link ending in #sort=N or #sort=N-desc opens sorted by column N); empty cells "
-            "stay last and say why (skipped for the model's family, failed, not yet scored). Rank: by the mean of a model's ranks over "
-            f"the benchmarks it has. † marks a run scored with options other than a submission profile's.</p>\n{script}\n")
+            f"stay last and say why (skipped for the model's family, failed, not yet scored). {RANKS_TEXT} "
+            f"† marks a run scored with options other than a submission profile's.</p>\n{script}\n")
 
 
 def leaderboard_markdown(summaries: list[dict]) -> str:
@@ -350,7 +350,11 @@ def card(summaries: list[dict], repo_id: str | None = None, submissions: str = "
 # The leaderboard table shared by the static page and the app: one row per model identity, with why a cell is empty.
 SUBMISSIONS_DIR = "submissions"  # per model identity: what its request said and why benchmarks were skipped
 BOARD_COLUMNS = ("model", "revision", "dtype", "weights", "rank")  # then one column per benchmark, then BOARD_TAIL
-BOARD_TAIL = ("family", "params", "submitted", "profile", "link")
+RANKS_TEXT = ("Ranks are rank groups, not a strict order: in each benchmark a model's rank is 1 + the number of models whose "
+              "headline interval lies wholly above its own (below, where lower is better), so models whose intervals overlap "
+              "share a group, shown as =N. The overall rank orders models by the mean of their groups over the benchmarks "
+              "they have; equal means share a rank.")
+BOARD_TAIL = ("family", "params", "cost", "submitted", "profile", "link")
 SHORT_DTYPES = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}  # a request's dtype as run summaries name it
 BOARD_STYLE = ("#submissions th{cursor:pointer;white-space:nowrap}#submissions th[aria-sort]{background:#fde68a}"
                "#submissions td.missing{color:#777;font-style:italic}#submissions small{font-size:.75em}")
@@ -413,6 +417,19 @@ def profile_text(name: str | None, names: list[str]) -> str:
     return f"{name} (at most {span} items per benchmark)"
 
 
+def separated_ranks(values: list[tuple[int, float, tuple | None]], higher: bool) -> dict[int, int]:
+    """Ranks that claim no order the intervals do not show: a row's rank is 1 + the number of rows clearly better
+    than it, clearly meaning that the two headline intervals do not overlap (without an interval, a strictly better
+    value). Rows whose intervals overlap share a rank group (1, 1, 3: the third is clearly behind both)."""
+    def better(a, b):  # a clearly better than b
+        (_, va, ca), (_, vb, cb) = a, b
+        if ca is None or cb is None:
+            return va > vb if higher else va < vb
+        return ca[0] > cb[1] if higher else ca[1] < cb[0]
+
+    return {v[0]: 1 + sum(better(w, v) for w in values if w is not v) for v in values}
+
+
 def board_profiles(names: list[str], rows: list[dict]) -> str:
     """The profiles of the rows, each with its limits (``quick (at most 200 items per benchmark)``)."""
     return "; ".join(p if "†" in p or "," in p else profile_text(p, names) for p in sorted({r["profile"] for r in rows}))
@@ -451,14 +468,14 @@ def board(folder: Path | None, requests: list | None = None) -> tuple[list[str],
         e = entries.get(key, {})
         row = {"model": r["model"], "revision": r["version"], "dtype": r["dtype"], "family": e.get("family") or families.get(key, ""),
                "params": e.get("params"), "submitted": (e.get("submitted") or "")[:10], "status": "scored",
-               "weights": e.get("weights"),
+               "weights": e.get("weights"), "cost": scoring_cost(e), "device": e.get("device"),
                "link": e.get("link"), "request": e.get("request"), "cells": {}}
         profiles = {c["profile"] for c in r["cells"].values()} or {e.get("profile")}
         row["profile"] = ", ".join(sorted(p or "† other options" for p in profiles))
         for n in names:
             c = r["cells"].get(n)
             if c and c["value"] is not None:
-                row["cells"][n] = {"text": _cell_text(c), "sort": c["value"], "why": None, "report": c["report"]}
+                row["cells"][n] = {"text": _cell_text(c), "sort": c["value"], "ci": c["ci"], "why": None, "report": c["report"]}
             elif n in e.get("skipped", {}):
                 row["cells"][n] = {"text": "skipped", "sort": None, "why": f"skipped: {e['skipped'][n]}", "report": None}
             elif (n, slug_of(r["model"])) in damaged:  # published, but its summary cannot be read: said so, not "never published"
@@ -468,14 +485,19 @@ def board(folder: Path | None, requests: list | None = None) -> tuple[list[str],
                                    "report": None}
         out.append(row)
     for q in waiting:
-        why = {"FAILED": f"failed: {q.reason}", "RUNNING": f"not yet scored: running on {q.worker}",
+        why = {"FAILED": f"failed: {q.reason}", "RUNNING": f"not yet scored: running ({q.holders()})",
                "PENDING": "not yet scored: pending in the queue"}[q.status]
         out.append({"model": q.model, "revision": q.revision, "dtype": SHORT_DTYPES.get(q.dtype, q.dtype), "family": q.family, "params": q.params,
-                    "submitted": q.submitted[:10], "status": q.status.lower(), "weights": None, "link": hub_link(q.model, q.revision),
+                    "submitted": q.submitted[:10], "status": q.status.lower(), "weights": None, "cost": None,
+                    "link": hub_link(q.model, q.revision),
                     "request": q.id, "profile": q.profile,
                     "cells": {n: {"text": "failed" if q.status == "FAILED" else "–", "sort": None, "why": why, "report": None} for n in names}})
-    per_bench = {n: _ranked([(i, r["cells"][n]["sort"]) for i, r in enumerate(out) if r["cells"][n]["sort"] is not None],
-                            get(n).headline.higher_is_better) for n in names}
+    per_bench = {n: separated_ranks([(i, r["cells"][n]["sort"], r["cells"][n].get("ci")) for i, r in enumerate(out)
+                                     if r["cells"][n]["sort"] is not None], get(n).headline.higher_is_better) for n in names}
+    for n, ranks in per_bench.items():
+        for i, rank in ranks.items():
+            out[i]["cells"][n]["rank"] = rank
+            out[i]["cells"][n]["tied"] = sum(v == rank for v in ranks.values())
     means = {i: sum(per_bench[n][i] for n in names if i in per_bench[n]) / k
              for i in range(len(out)) if (k := sum(i in per_bench[n] for n in names))}
     ranks = _ranked(list(means.items()), higher=False)
@@ -483,7 +505,21 @@ def board(folder: Path | None, requests: list | None = None) -> tuple[list[str],
         row["rank"] = ranks.get(i)
         row["mean_rank"] = means.get(i)
         row["scored_on"] = sum(i in per_bench[n] for n in names)
+        row["tied"] = sum(v == ranks.get(i) for v in ranks.values()) if i in ranks else 0
     return names, out
+
+
+def scoring_cost(entry: dict) -> float | None:
+    """The minutes a submission's scoring took its workers (every benchmark and every load of the model, from their own
+    timing); None where its entry has no timing (published by hand, or by an older wordbench)."""
+    seconds = entry.get("seconds") or {}
+    return round(sum(seconds.values()) / 60, 2) if seconds else None
+
+
+def cost_text(row: dict) -> str:
+    """``12.3 GPU-min`` (or CPU-min, MPS-min): what a row's ``cost`` minutes ran on."""
+    kind = {"cuda": "GPU", "cpu": "CPU"}.get(row.get("device") or "", (row.get("device") or "?").upper())
+    return f"{row['cost']:,.1f} {kind}-min"
 
 
 def hub_link(model: str, revision: str) -> str | None:
@@ -541,18 +577,25 @@ def board_html(names: list[str], rows: list[dict], sort: str | None = None, desc
                 else:
                     text = e(c["text"])
                     link = c["report"] and link_reports
-                    tds.append(f'<td data-sort="{c["sort"]}">' + (f'<a href="{e(base + c["report"])}">{text}</a>' if link else text) + "</td>")
+                    group = (f' title="rank group {rank_text(c["rank"], c["tied"])}'
+                             + (f': its interval overlaps those of the {c["tied"] - 1} other model(s) of the group"' if c["tied"] > 1 else '"')
+                             if c.get("rank") else "")
+                    tds.append(f'<td data-sort="{c["sort"]}"{group}>' + (f'<a href="{e(base + c["report"])}">{text}</a>' if link else text)
+                               + (f' <small class="wb-rank">{rank_text(c["rank"], c["tied"])}</small>' if c.get("rank") else "") + "</td>")
                 continue
             value = r.get(k)
             if k == "rank" and value:
-                tds.append(f'<td data-sort="{r["mean_rank"]}" title="mean rank {r["mean_rank"]:.3g} over {r["scored_on"]} '
-                           f'benchmark(s)">{value}</td>')
+                shared = f"; shared by {r['tied']} models" if r.get("tied", 1) > 1 else ""
+                tds.append(f'<td data-sort="{r["mean_rank"]}" title="mean rank group {r["mean_rank"]:.3g} over {r["scored_on"]} '
+                           f'benchmark(s){shared}">{rank_text(value, r.get("tied", 1))}</td>')
                 continue
             if k == "revision" and len(str(value)) > 16:  # a Hub commit: its first 12 characters, the whole in the tooltip
                 tds.append(f'<td title="{e(str(value))}"><code>{e(str(value)[:12])}</code></td>')
                 continue
             if k == "params" and value is not None:
                 sort_attr, value = f' data-sort="{value}"', _params_text(value)
+            elif k == "cost" and value is not None:
+                sort_attr, value = f' data-sort="{value}"', cost_text(r)
             else:
                 sort_attr = ""
             if value in (None, ""):
@@ -565,6 +608,11 @@ def board_html(names: list[str], rows: list[dict], sort: str | None = None, desc
     return (f'<table id="{e(table_id)}"><thead><tr>{head}</tr></thead><tbody>\n' + "\n".join(body) + "\n</tbody></table>\n")
 
 
+def rank_text(rank: int, tied: int) -> str:
+    """``3``, or ``=3`` where the rank is shared (a rank group: the intervals do not separate its models)."""
+    return f"={rank}" if tied > 1 else str(rank)
+
+
 def _params_text(n: int) -> str:
     for unit, size in (("B", 1e9), ("M", 1e6), ("k", 1e3)):
         if n >= size:
@@ -575,7 +623,8 @@ def _params_text(n: int) -> str:
 def _why_blank(column: str) -> str:
     return {"weights": "the weights' storage is read at submission; this run was published without it",
             "rank": "no benchmark scored yet", "params": "unknown (pickle weights, or published without a submission)",
-            "submitted": "published without a submission", "link": "a local model", "family": "unknown"}.get(column, "unknown")
+            "submitted": "published without a submission", "link": "a local model", "family": "unknown",
+            "cost": "not scored yet, or published without the worker's timing"}.get(column, "unknown")
 
 
 def side_by_side_markdown(summaries: list[dict]) -> str:

@@ -80,7 +80,19 @@ def _typed(obj) -> None:
 def _typed_mapping(key: str, value, kind: type) -> dict:
     if not isinstance(value, dict):
         raise ConfigError(f"'{key}' expects an object of name: {kind.__name__}, got {value!r}")
+    if dataclasses.is_dataclass(kind):  # an object of declared fields per name (a split request's tasks)
+        return {str(k): v if isinstance(v, kind) else _declared_value(f"{key}.{k}", v, kind) for k, v in value.items()}
     return {str(k): convert(f"{key}.{k}", v, kind) for k, v in value.items()}
+
+
+def _declared_value(key: str, raw, kind: type):
+    if not isinstance(raw, dict):
+        raise ConfigError(f"'{key}' expects an object, got {raw!r}")
+    declared = {f.name for f in fields(kind)}
+    unknown = sorted(set(raw) - declared)
+    if unknown:
+        raise ConfigError(f"'{key}': unknown key(s) {', '.join(map(repr, unknown))}; it has {', '.join(sorted(declared))}")
+    return kind(**raw)
 
 
 def _mapping(help: str, values: type, required: bool = False, check=None):
@@ -118,6 +130,8 @@ class QueueSettings:
     profile: str = opt("full", "the submission profile every request is scored with (quick: a CPU's)", nonempty=True)
     suite: str = opt("all", "the benchmarks of the suite: all, or NAME,NAME", nonempty=True, check=_suite_problem)
     dtype: Literal["float32", "bfloat16", "float16"] = opt("float32", "what a submission computes in unless it asks otherwise")
+    split: bool = opt(False, "score each benchmark of a request as a task of its own, so that several workers score one "
+                      "submission at once (each loads the model); its row is published when the last task ends")
     max_pending: int = opt(10, "PENDING requests one submitter may have at once (one person cannot flood the queue)", ge=1)
     data: dict = _mapping("benchmark -> its data (folder, file or HUB_ID@REVISION) for one with no default data, or in its "
                           "place", str, check=_data_problem)
@@ -153,6 +167,30 @@ def _field(help: str, default=dataclasses.MISSING, **bounds):
     return opt(default, help, **bounds)
 
 
+TASK_STATUSES = ("PENDING", "RUNNING", "SCORED", "FAILED")
+PUBLISH = "publish"  # what a worker holds of a split request whose benchmarks are all scored: publishing its row
+
+
+@dataclass
+class Task:
+    """One benchmark of a split request, claimed, leased and finished on its own."""
+
+    status: Literal["PENDING", "RUNNING", "SCORED", "FAILED"] = _field("where it stands", "PENDING")
+    worker: str | None = _field("the worker holding or having scored it", None)
+    lease_until: float | None = _field("the lease's end, in seconds since the epoch", None)
+    attempts: int = _field("claims so far", 0, ge=0)
+    reason: str | None = _field("a FAILED task's one line", None)
+    seconds: dict = _mapping("wall time of the worker that scored it: the benchmark's and the model's load ('_load')", float)
+    run: str | None = _field("the run folder it wrote (on the file system the workers share)", None)
+    skipped: str | None = _field("why the benchmark was skipped for this model (its family, no data)", None)
+
+    def __post_init__(self):
+        _typed(self)
+
+    def validate(self) -> None:
+        pass
+
+
 @dataclass
 class Request:
     """One request file, typed by its declaration whether it is built in Python or read from a file."""
@@ -174,7 +212,11 @@ class Request:
     attempts: int = _field("claims so far", 0, ge=0)
     reason: str | None = _field("a FAILED request's one line", None)
     finished: str | None = _field("when it finished, as an ISO time", None, check=_iso_problem)
-    seconds: dict = _mapping("benchmark -> wall time of the worker that finished it", float)
+    seconds: dict = _mapping("benchmark -> wall time of the worker(s) that scored it ('_load': the model's loads)", float)
+    tasks: dict = _mapping("benchmark -> its task, where the request is split (one task per benchmark); none: one "
+                           "worker scores the whole suite with one load", Task)
+    task = None  # not stored: what of the request a claim holds (a benchmark's name, PUBLISH; None: all of it)
+    taken_from = None  # not stored: (worker, attempts) a claim took over from
 
     def __post_init__(self):
         _typed(self)
@@ -182,6 +224,23 @@ class Request:
     def validate(self) -> None:
         if not self.suite:
             raise ConfigError("'suite' names no benchmark")
+        if self.tasks and set(self.tasks) != set(self.suite):
+            raise ConfigError(f"'tasks' names {', '.join(sorted(self.tasks))}, not the suite's {', '.join(sorted(self.suite))}")
+
+    def holders(self) -> str:
+        """Who works on it: ``worker W``, or of a split request its tasks (``2/6 scored; minpairs on W1, vast on W2``)."""
+        if not self.tasks:
+            return f"worker {self.worker or '-'}"
+        scored = sum(t.status == "SCORED" for t in self.tasks.values())
+        running = [f"{name} on {t.worker}" for name, t in self.tasks.items() if t.status == "RUNNING"]
+        publishing = [f"publishing on {self.worker}"] if scored == len(self.tasks) and self.worker else []
+        return "; ".join([f"{scored}/{len(self.tasks)} scored", *([", ".join(running)] if running else publishing)])
+
+    @property
+    def label(self) -> str:
+        """The request, and what of it a claim holds: ``ID``, ``ID[BENCHMARK]`` or ``ID[publish]``."""
+        task = getattr(self, "task", None)
+        return f"{self.id}[{task}]" if task else self.id
 
     @property
     def identity(self) -> tuple:
@@ -271,63 +330,119 @@ class Queue:
             return request
         return self._update(change)
 
-    def claim(self, worker: str) -> Request | None:
-        """The oldest PENDING request, or a RUNNING one whose lease ran out, now RUNNING under ``worker``'s lease
-        (unreadable request files are set aside first)."""
+    def claim(self, worker: str, fits=None) -> Request | None:
+        """The oldest request with work to do, now RUNNING under ``worker``'s lease: a PENDING request, or a RUNNING one
+        whose lease ran out; of a split request, its first such task (``request.task``), or publishing its row once every
+        task is scored (``PUBLISH``). ``fits(request, task)`` may pass over work (a job too near its end for it).
+        Unreadable request files are set aside first."""
         self.set_aside()
 
         def change(requests, settings):
             now, lease = time.time(), float(settings["lease_s"])
             for r in sorted(requests, key=lambda r: (r.submitted, r.id)):
-                if claimable(r, now):
+                for task in open_work(r, now):
+                    if fits is not None and not fits(r, task):
+                        continue
+                    held = slot(r, task)
                     # a takeover remembers whose it was: that worker may be alive, only slow (see hand_back)
-                    taken_from = (r.worker, r.attempts) if r.status == "RUNNING" else None
-                    r.status, r.worker, r.lease_until, r.attempts = "RUNNING", worker, now + lease, r.attempts + 1
-                    r.taken_from = taken_from
+                    taken_from = (held.worker, held.attempts) if held.status == "RUNNING" and held.worker else None
+                    held.status, held.worker, held.lease_until, held.attempts = "RUNNING", worker, now + lease, held.attempts + 1
+                    r.status, r.task, r.taken_from = "RUNNING", task, taken_from
                     return r
             return None
         return self._update(change)
 
     def _held(self, requests, request: Request, worker: str) -> Request:
         current = next((r for r in requests if r.id == request.id), None)
-        if current is None or current.status != "RUNNING" or current.worker != worker:
-            raise LeaseLost(f"request {request.id} is no longer held by {worker}")
+        task = getattr(request, "task", None)
+        held = slot(current, task) if current is not None and (task is None or task == PUBLISH or task in current.tasks) else None
+        if held is None or held.status != "RUNNING" or held.worker != worker:
+            raise LeaseLost(f"request {request.label} is no longer held by {worker}")
+        current.task = task
         return current
 
     def hand_back(self, request: Request, worker: str) -> Request:
-        """Undo ``worker``'s takeover of ``request``: its previous holder was found alive (it holds a run folder of the
-        request), so it keeps the request, with a fresh lease and its own count of claims."""
+        """Undo ``worker``'s takeover of ``request`` (or its task): its previous holder was found alive (it holds a run
+        folder of the request), so it keeps the request, with a fresh lease and its own count of claims."""
         holder, attempts = request.taken_from
 
         def change(requests, settings):
-            current = self._held(requests, request, worker)
-            current.worker, current.attempts, current.lease_until = holder, attempts, time.time() + float(settings["lease_s"])
+            held = slot(current := self._held(requests, request, worker), request.task)
+            held.worker, held.attempts, held.lease_until = holder, attempts, time.time() + float(settings["lease_s"])
             return current
         return self._update(change)
 
     def release(self, request: Request, worker: str) -> Request:
-        """``worker`` gives ``request`` up before finishing it (its job is ending): PENDING again at once, for the next
-        worker to claim and resume from the run folders, rather than after its lease runs out."""
+        """``worker`` gives ``request`` (or its task) up before finishing it (its job is ending): open again at once, for
+        the next worker to claim and resume from the run folders, rather than after its lease runs out."""
         def change(requests, settings):
             current = self._held(requests, request, worker)
-            current.status, current.worker, current.lease_until = "PENDING", None, None
+            held = slot(current, request.task)
+            held.worker, held.lease_until = None, None
+            if request.task != PUBLISH:  # a request being published stays RUNNING: its tasks are scored
+                held.status = "PENDING"
+            if current.tasks and all(t.status == "PENDING" for t in current.tasks.values()):
+                current.status = "PENDING"
             return current
         return self._update(change)
 
     def renew(self, request: Request, worker: str) -> Request:
         def change(requests, settings):
             current = self._held(requests, request, worker)
-            current.lease_until = time.time() + float(settings["lease_s"])
+            slot(current, request.task).lease_until = time.time() + float(settings["lease_s"])
             return current
         return self._update(change)
 
-    def finish(self, request: Request, worker: str, status: str, reason: str | None = None, seconds: dict | None = None) -> Request:
+    def finish(self, request: Request, worker: str, status: str, reason: str | None = None, seconds: dict | None = None,
+               run: str | None = None, skipped: str | None = None) -> Request:
+        """End what ``worker`` holds of ``request``: the request (FINISHED or FAILED with its one line), or one task of a
+        split request (scored, with its run folder or why it was skipped; or FAILED, which fails the request). The task
+        that leaves every task scored hands the request's publishing to its worker at once (``task == PUBLISH``), decided
+        here, in the one atomic change, so exactly one worker publishes."""
         def change(requests, settings):
             current = self._held(requests, request, worker)
-            current.status, current.reason, current.finished, current.lease_until = status, reason, now_iso(), None
-            current.seconds = seconds or {}
+            task = request.task
+            if task in (None, PUBLISH):
+                current.status, current.reason, current.finished, current.lease_until = status, reason, now_iso(), None
+                current.seconds = (seconds or {}) if task is None else merged_seconds(current.tasks)
+                current.task = None
+                return current
+            done, current.task = current.tasks[task], None
+            done.status, done.reason, done.lease_until = ("SCORED" if status == "FINISHED" else "FAILED"), reason, None
+            done.seconds, done.run, done.skipped = seconds or {}, run, skipped
+            if current.status in ("FINISHED", "FAILED"):
+                return current  # another task failed the request meanwhile
+            if done.status == "FAILED":
+                current.status, current.reason, current.finished = "FAILED", f"{task}: {reason}"[:500], now_iso()
+                current.worker, current.lease_until, current.seconds = worker, None, merged_seconds(current.tasks)
+            elif all(t.status == "SCORED" for t in current.tasks.values()):
+                current.worker, current.lease_until, current.attempts = worker, time.time() + float(settings["lease_s"]), current.attempts + 1
+                current.task, current.taken_from = PUBLISH, None
             return current
         return self._update(change)
+
+
+def slot(request: Request, task: str | None):
+    """What a claim of ``task`` holds: the task's fields, or (an unsplit request, or publishing) the request's own."""
+    return request.tasks[task] if task not in (None, PUBLISH) else request
+
+
+def open_work(request: Request, now: float) -> list[str | None]:
+    """What of ``request`` a worker may claim now: None (the whole, unsplit request), its open tasks, or ``PUBLISH``."""
+    if not request.tasks:
+        return [None] if claimable(request, now) else []
+    if request.status in ("FINISHED", "FAILED"):
+        return []
+    if all(t.status == "SCORED" for t in request.tasks.values()):
+        return [PUBLISH] if request.worker is None or (request.lease_until or 0) < now else []
+    return [name for name, t in request.tasks.items() if claimable(t, now)]
+
+
+def merged_seconds(tasks: dict) -> dict:
+    """A split request's timing: each benchmark's, and the model's loads ('_load') summed over its tasks."""
+    out = {name: s for t in tasks.values() for name, s in t.seconds.items() if name != "_load"}
+    loads = [t.seconds["_load"] for t in tasks.values() if "_load" in t.seconds]
+    return {**out, "_load": round(sum(loads), 2)} if loads else out
 
 
 def _parse_files(files: list[tuple[str, str, str]]) -> tuple[list[Request], list[Unreadable]]:
@@ -540,7 +655,7 @@ class HubQueue(Queue):
                 return None
             return [CommitOperationAdd(f"requests/{request.id}.json", request.to_json().encode())], request
 
-        return self._commit(make, lambda request: f"{request.id}: {request.status}")
+        return self._commit(make, lambda request: f"{request.label}: {request.status}")
 
 
 def open_queue(spec: str | Path, token: str | None = None, create: bool = False) -> Queue:

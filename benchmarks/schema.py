@@ -193,7 +193,11 @@ def decode_labels(dsd: datasets.DatasetDict) -> datasets.DatasetDict:
     for split, ds in dsd.items():
         for column, feature in list(ds.features.items()):
             if isinstance(feature, datasets.ClassLabel):
-                ds = _as_strings(ds, column, [None if i is None or i < 0 else feature.int2str(i) for i in ds[column]])
+                names, ids = feature.names, ds.with_format("arrow")[column].to_pylist()  # not int2str per row: ~35 µs each
+                bad = next((i for i in ids if i is not None and i >= len(names)), None)
+                if bad is not None:
+                    raise DataFormatError(f"column '{column}' holds class id {bad}; its declared values are {list(names)}")
+                ds = _as_strings(ds, column, [None if i is None or i < 0 else names[i] for i in ids])
         out[split] = ds
     return datasets.DatasetDict(out)
 

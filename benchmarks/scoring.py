@@ -30,9 +30,9 @@ def select(data: dict, config: str, split: str, limit: int | None, seed: int = 0
         raise ConfigError(f"no dataset config '{config}'; available: {', '.join(data)}")
     dsd = data[config]
     if split == "all":
-        rows = [r for s in sorted(dsd) for r in dsd[s]]
+        rows = [r for s in sorted(dsd) for r in dsd[s].to_list()]  # columnar: iterating a Dataset reads row by row
     elif split in dsd:
-        rows = list(dsd[split])
+        rows = dsd[split].to_list()
     else:
         raise ConfigError(f"no split '{split}'; available: {', '.join(list(dsd) + ['all'])}")
     if limit is None:

@@ -40,3 +40,35 @@ def sbatch_script(queue: str, results: str, runs: str | Path = "runs", workers: 
               f"exec {q(python or sys.executable)} -m wordbench.benchmarks.cli worker --queue {q(str(queue))} "
               f"--results {q(str(results))} --runs {q(str(runs))} --until-empty", ""]
     return "\n".join(lines)
+
+
+def split_costs(suite: dict) -> dict:
+    """What splitting a submission into one task per benchmark does to its cost, from ``perf/suite.py --profile full``'s
+    result (``perf/results/suite-full.json``): latency and worker time, unsplit (one load) and split (a load per task)."""
+    seconds = {name: b["full_estimate"]["seconds"] for name, b in suite["per_benchmark"].items()}
+    load, longest = suite["load_s"], max(seconds, key=seconds.get)
+    return {"model": suite["model"], "machine": suite["machine"]["device"], "per_benchmark_s": seconds, "load_s": load,
+            "longest": longest, "unsplit_latency_s": sum(seconds.values()) + load,
+            "split_latency_s": seconds[longest] + load, "split_worker_s": sum(seconds.values()) + load * len(seconds)}
+
+
+def split_costs_table(costs: dict) -> str:
+    """``split_costs`` as the Markdown the cluster page quotes."""
+    h = lambda s: f"{s / 3600:,.2f} h"  # noqa: E731
+    rows = [f"| {name} | {h(s)} |" for name, s in costs["per_benchmark_s"].items()]
+    return "\n".join([
+        f"| {costs['model']} ({costs['machine']}) | one worker |", "|---|---|", *rows, f"| model load | {costs['load_s']:.1f} s |",
+        f"| **latency unsplit** (sum, one load) | {h(costs['unsplit_latency_s'])} |",
+        f"| **latency split** ({costs['longest']}, one load) | {h(costs['split_latency_s'])} "
+        f"({costs['unsplit_latency_s'] / costs['split_latency_s']:.2f}x sooner) |",
+        f"| worker time split (a load per task) | {h(costs['split_worker_s'])} |"])
+
+
+if __name__ == "__main__":
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description="What splitting a submission into tasks saves, from a suite measurement.")
+    parser.add_argument("--costs", type=Path, nargs="?", const=Path("perf/results/suite-full.json"), required=True,
+                        help="perf/suite.py --profile full's result (default: perf/results/suite-full.json)")
+    print(split_costs_table(split_costs(json.loads(parser.parse_args().costs.read_text()))))

@@ -21,7 +21,7 @@ from wordbench.scorers.models import ModelError, plan_model
 from wordbench.text import typed_line
 
 from .hubfaults import hub_errors, hub_fault
-from .queue import DTYPES, SETTINGS_FILE, Queue, Request, new_id, now_iso
+from .queue import DTYPES, SETTINGS_FILE, Queue, Request, Task, new_id, now_iso
 from .registry import get
 from .suite import parse_names
 
@@ -30,9 +30,10 @@ MODEL_CAP, REVISION_CAP, SUBMITTER_CAP = 500, 200, 64  # characters of what a su
 
 
 def admit(model: str, queue: Queue, dtype: str | None = None, submitter: str | None = None, revision: str | None = None,
-          token: str | None = None, step=None) -> Request:
+          token: str | None = None, step=None, split: bool | None = None) -> Request:
     """Check ``model`` against the queue's settings and add its PENDING request; returns it. What the submitter typed
-    is one line each, capped, with no invisible character; ``step(line)`` hears each check as it starts."""
+    is one line each, capped, with no invisible character; ``step(line)`` hears each check as it starts. ``split``
+    (default: the queue's setting) makes each benchmark a task of its own, for several workers at once."""
     step = step or (lambda line: None)
     model = typed_line(model, "the model", MODEL_CAP)
     if not model:
@@ -46,7 +47,9 @@ def admit(model: str, queue: Queue, dtype: str | None = None, submitter: str | N
     check_queue_data(settings, step)
     checked = examine(model, settings, dtype, revision, token, step)
     step("adding the request")
-    request = Request(id=new_id(model), submitter=submitter, submitted=now_iso(), **checked)
+    split = bool(settings["split"]) if split is None else split
+    tasks = {name: Task() for name in checked["suite"]} if split else {}
+    request = Request(id=new_id(model), submitter=submitter, submitted=now_iso(), tasks=tasks, **checked)
     return queue.add(request)
 
 

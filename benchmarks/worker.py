@@ -1,5 +1,6 @@
 """A worker: claim the oldest request, score the whole suite with one load of the model, publish to the results
-dataset, mark the request FINISHED (or FAILED with its one line) and go on. Its lease is renewed by a thread while it
+dataset, mark the request FINISHED (or FAILED with its one line) and go on. Of a split request it claims one
+benchmark's task; the worker that scores the last task publishes the row. Its lease is renewed by a thread while it
 scores; a worker killed mid-suite leaves a lease that runs out, and the next worker resumes from the run folders."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from wordbench.errors import ConfigError, warn
 from wordbench.stopping import StopRequested
 
 from .hubfaults import retry
-from .queue import LeaseLost, Queue, Request
+from .queue import PUBLISH, LeaseLost, Queue, Request, merged_seconds
 from .results import RunBusy
 from .submit import readmit
 from .suite import score_suite
@@ -77,9 +78,9 @@ def check_results(results: str | Path) -> None:
     check_writable(folder, "--results")
 
 
-def publish_locked(runs: list, results: str | Path, token: str | None = None, submission: dict | None = None) -> None:
-    """Add ``runs`` to the results dataset: a local folder, or ``hf:ORG/NAME`` (staged in publish/), one worker at a
-    time (a file lock beside the folder: workers on a shared file system take turns)."""
+def publish_locked(runs: list[Path], results: str | Path, token: str | None = None, submission: dict | None = None) -> None:
+    """Add the run folders ``runs`` to the results dataset: a local folder, or ``hf:ORG/NAME`` (staged in publish/), one
+    worker at a time (a file lock beside the folder: workers on a shared file system take turns)."""
     from filelock import FileLock
 
     from .publish import publish_results
@@ -89,12 +90,13 @@ def publish_locked(runs: list, results: str | Path, token: str | None = None, su
     folder = Path("publish") / f"results-{repo_id.replace('/', '-')}" if repo_id else Path(text).expanduser()
     folder.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(str(folder.parent / f".{folder.name}.lock")):
-        publish_results([run.path for run in runs], repo_id, token=token, local=folder, submission=submission)
+        publish_results(list(runs), repo_id, token=token, local=folder, submission=submission)
 
 
-def submission_entry(request: Request, plan, skipped: dict) -> dict:
+def submission_entry(request: Request, plan, skipped: dict, seconds: dict | None = None) -> dict:
     """What the leaderboard shows of a scored request beside its runs (``leaderboard.record_submission``): keyed as its
-    summaries name the model, with the weights' precision read from the files (a GGUF's quantisation, not the dtype)."""
+    summaries name the model, with the weights' precision read from the files (a GGUF's quantisation, not the dtype),
+    and what scoring it took (``seconds``: per benchmark and the model's loads, on ``device``: cuda, cpu, mps)."""
     from wordbench.identity import weights_precision
 
     from .leaderboard import hub_link
@@ -113,31 +115,49 @@ def submission_entry(request: Request, plan, skipped: dict) -> dict:
         weights = None
     return {"model": plan.info.name, "version": plan.info.version, "dtype": plan.info.dtype, "family": request.family,
             "params": request.params, "submitted": request.submitted, "profile": request.profile, "request": request.id,
-            "weights": weights, "link": hub_link(request.model, request.revision), "skipped": skipped}
+            "weights": weights, "link": hub_link(request.model, request.revision), "skipped": skipped,
+            "seconds": seconds or {}, "device": plan.dev.type}
 
 
 def process(queue: Queue, request: Request, worker: str, results: Path, runs: Path, device: str = "auto",
-            publish_results=None, progress: bool = False, sleep=None) -> Request:
+            publish_results=None, progress: bool = False, sleep=None, stats: WorkerStats | None = None) -> Request:
     """Check one claimed request again (as admission does), score it and publish it; returns the request as finished
-    (FINISHED or FAILED with its one line). A transient fault of the Hub is tried again (bounded) before it fails."""
+    (FINISHED or FAILED with its one line). Of a split request, the claimed task's benchmark is scored and its run
+    recorded; the worker whose task leaves every task scored publishes the row from the recorded runs. A transient
+    fault of the Hub is tried again (bounded) before it fails."""
     from wordbench.scorers.models import plan_model
 
     settings = retry(queue.settings, sleep=sleep)
     lease = Lease(queue, request, worker, float(settings["lease_s"]))
     lease.start()
-    status, reason, seconds = "FINISHED", None, {}
+    status, reason, seconds, scored = "FINISHED", None, {}, {}
+    publish = publish_results or publish_locked
+    task = request.task
     try:
-        readmit(request, settings)  # a request written by hand or by another wordbench skips nothing
+        if task != PUBLISH:  # publishing runs no model: the checks were made when its tasks were scored
+            readmit(request, settings)  # a request written by hand or by another wordbench skips nothing
         local = Path(request.model).exists()
         plan = plan_model(request.model, request.family, device, request.dtype, "auto", None if local else request.revision,
                           allow_pickle=bool(settings["allow_pickle"]), progress=progress)
-        result = score_suite(list(request.suite), plan, profile=request.profile, out=runs, data=settings["data"],
-                             progress=progress)
-        seconds = {**result.seconds, "_load": result.load_seconds}  # the load is inside the first benchmark's time
-        if lease.lost:
-            raise LeaseLost(lease.lost)
-        retry(lambda: (publish_results or publish_locked)(list(result.runs.values()), results,
-                                                          submission=submission_entry(request, plan, result.skipped)), sleep=sleep)
+        if task == PUBLISH:
+            done = [Path(t.run) for t in request.tasks.values() if t.run]
+            skipped = {name: t.skipped for name, t in request.tasks.items() if t.skipped}
+            entry = submission_entry(request, plan, skipped, merged_seconds(request.tasks))
+            retry(lambda: publish(done, results, submission=entry), sleep=sleep)
+        else:
+            result = score_suite([task] if task else list(request.suite), plan, profile=request.profile, out=runs,
+                                 data=settings["data"], progress=progress)
+            seconds = {**result.seconds, "_load": result.load_seconds}  # the load is inside the first benchmark's time
+            if stats is not None:
+                stats.scoring_s += sum(result.seconds.values())
+            if lease.lost:
+                raise LeaseLost(lease.lost)
+            if task:
+                scored = {"run": str(result.runs[task].path.resolve()) if task in result.runs else None,
+                          "skipped": result.skipped.get(task)}
+            else:
+                retry(lambda: publish([run.path for run in result.runs.values()], results,
+                                      submission=submission_entry(request, plan, result.skipped, seconds)), sleep=sleep)
     except LeaseLost:
         lease.stopped.set()
         raise
@@ -147,25 +167,43 @@ def process(queue: Queue, request: Request, worker: str, results: Path, runs: Pa
         raise
     except RunBusy as exc:  # the worker we took the request over from is alive, only slow: the request stays its own
         lease.stopped.set()
-        if getattr(request, "taken_from", None) is None:
+        if request.taken_from is None:
             status, reason = "FAILED", f"{type(exc).__name__}: {exc}"[:500]
         else:
             retry(lambda: queue.hand_back(request, worker), sleep=sleep)
-            raise LeaseLost(f"request {request.id} is left to {request.taken_from[0]}, which is still scoring it ({exc})") from None
+            raise LeaseLost(f"request {request.label} is left to {request.taken_from[0]}, which is still scoring it ({exc})") from None
     except Exception as exc:  # noqa: BLE001 - one model that cannot be scored fails alone; the worker goes on
         status, reason = "FAILED", f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:500]
     finally:
         lease.stopped.set()
-    return retry(lambda: queue.finish(request, worker, status, reason, seconds), sleep=sleep)
+    done = retry(lambda: queue.finish(request, worker, status, reason, seconds, **scored), sleep=sleep)
+    if done.task == PUBLISH:  # this worker scored the last task: it publishes the row
+        return process(queue, done, worker, results, runs, device, publish_results, progress, sleep, stats)
+    return done
 
 
-def expected_cost(queue: Queue, sleep=None) -> float:
-    """The seconds a request takes here: the median wall time of the queue's FINISHED requests (their workers' own
-    timing, the model's load included), 0 where none has finished yet."""
+def expected_costs(requests: list[Request]) -> tuple[dict[str, float], float]:
+    """(benchmark -> seconds, seconds of a model's load) here: the medians of what finished work took (its workers' own
+    timing), from whole requests and from split requests' tasks; a benchmark never scored yet costs 0."""
     import statistics
 
-    done = [sum(r.seconds.values()) for r in retry(queue.requests, sleep=sleep) if r.status == "FINISHED" and r.seconds]
-    return statistics.median(done) if done else 0.0
+    timings = [r.seconds for r in requests if r.status == "FINISHED" and r.seconds and not r.tasks]
+    timings += [t.seconds for r in requests for t in r.tasks.values() if t.status == "SCORED" and t.seconds]
+    per_bench: dict[str, list[float]] = {}
+    for timing in timings:
+        for name, s in timing.items():
+            per_bench.setdefault(name, []).append(s)
+    medians = {name: statistics.median(values) for name, values in per_bench.items()}
+    return {k: v for k, v in medians.items() if k != "_load"}, medians.get("_load", 0.0)
+
+
+def work_cost(request: Request, task: str | None, costs: tuple[dict[str, float], float]) -> float:
+    """The seconds claiming ``task`` of ``request`` is expected to take (``expected_costs``): its benchmark(s) and a
+    load; publishing costs no model time."""
+    per_bench, load = costs
+    if task == PUBLISH:
+        return 0.0
+    return load + sum(per_bench.get(name, 0.0) for name in ([task] if task else request.suite))
 
 
 def job_deadline() -> float | None:
@@ -184,10 +222,22 @@ def job_deadline() -> float | None:
         return None
 
 
-def held_elsewhere(queue: Queue, worker: str) -> list[Request]:
-    """RUNNING requests whose live lease another worker holds."""
-    now = time.time()
-    return [r for r in queue.requests() if r.status == "RUNNING" and r.worker != worker and (r.lease_until or 0) >= now]
+def done_status(done: Request, task: str | None) -> str:
+    """How the claimed work ended, for the worker's log: the request's status (and reason), or its task's."""
+    if task and task != PUBLISH and done.status not in ("FINISHED", "FAILED"):
+        t = done.tasks[task]
+        return t.status + (f": {t.reason}" if t.reason else "")
+    return done.status + (f": {done.reason}" if done.reason else "")
+
+
+def held_elsewhere(queue: Queue, worker: str) -> list[tuple[str, str, float]]:
+    """(label, worker, lease end) of the work other workers hold under a live lease: requests, tasks, publishing."""
+    now, held = time.time(), []
+    for r in queue.requests():
+        slots = [(r.id, r)] if not r.tasks else [(f"{r.id}[{n}]", t) for n, t in r.tasks.items()] + [(f"{r.id}[{PUBLISH}]", r)]
+        held += [(label, s.worker, s.lease_until) for label, s in slots
+                 if s.status == "RUNNING" and s.worker and s.worker != worker and (s.lease_until or 0) >= now]
+    return held
 
 
 def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: bool = False, poll_s: float = 10.0,
@@ -197,8 +247,8 @@ def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: boo
     there is, then return, after waiting for those other workers hold, whose lease may run out) or forever, polling
     every ``poll_s`` seconds. A transient fault of the Hub is tried again with a backoff; a permanent one is raised.
     A stop asked for (``wordbench.stopping``: SIGTERM) ends the request at an item boundary, hands it back to the queue
-    and returns; no request is claimed that cannot finish before ``deadline`` (seconds since the epoch: a scheduler
-    job's end) at the cost finished requests took here (``expected_cost``)."""
+    and returns; no request or task is claimed that cannot finish before ``deadline`` (seconds since the epoch: a
+    scheduler job's end) at the cost finished work took here (``expected_costs``)."""
     from wordbench.files import check_writable
 
     wait = sleep or time.sleep
@@ -213,12 +263,21 @@ def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: boo
         t0 = time.perf_counter()
         if stopping.requested():
             return stats
-        cost = expected_cost(queue, sleep) if deadline is not None else 0.0
-        if deadline is not None and time.time() + cost > deadline:
-            warn(f"{worker}: too little time left before the job's end ({max(0.0, deadline - time.time()):.0f} s) for a "
-                 f"request, which takes about {cost:.0f} s here: claiming none")
+        fits, passed = None, []
+        if deadline is not None:
+            costs = expected_costs(retry(queue.requests, sleep=sleep))
+
+            def fits(r, task):
+                cost = work_cost(r, task, costs)
+                if time.time() + cost <= deadline:
+                    return True
+                passed.append(cost)
+                return False
+        request = retry(lambda: queue.claim(worker, fits), sleep=sleep)
+        if request is None and passed:
+            warn(f"{worker}: too little time left before the job's end ({max(0.0, deadline - time.time()):.0f} s) for the "
+                 f"work left, which takes at least {min(passed):.0f} s here: claiming none")
             return stats
-        request = retry(lambda: queue.claim(worker), sleep=sleep)
         if request is None:
             if once:
                 return stats
@@ -226,23 +285,22 @@ def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: boo
                 others = retry(lambda: held_elsewhere(queue, worker), sleep=sleep)
                 if not others:
                     return stats
-                for r in others:  # its worker may finish it, or die and leave it to us when the lease runs out
-                    if r.id not in waiting:
-                        warn(f"waiting for request {r.id}, held by {r.worker} until its lease runs out "
-                             f"(in {max(0.0, r.lease_until - time.time()):.0f} s unless renewed)")
-                        waiting.add(r.id)
-                wait(min(poll_s, max(0.1, min(r.lease_until for r in others) - time.time() + 0.1)))
+                for label, holder, until in others:  # its worker may finish it, or die and leave it to us when the lease runs out
+                    if label not in waiting:
+                        warn(f"waiting for request {label}, held by {holder} until its lease runs out "
+                             f"(in {max(0.0, until - time.time()):.0f} s unless renewed)")
+                        waiting.add(label)
+                wait(min(poll_s, max(0.1, min(until for _, _, until in others) - time.time() + 0.1)))
                 continue
             wait(poll_s)
             continue
         try:
-            done = process(queue, request, worker, results, runs, device, progress=progress, sleep=sleep)
-            stats.requests.append(f"{done.id} {done.status}" + (f": {done.reason}" if done.reason else ""))
-            stats.scoring_s += sum(v for k, v in done.seconds.items() if not k.startswith("_"))
+            done = process(queue, request, worker, results, runs, device, progress=progress, sleep=sleep, stats=stats)
+            stats.requests.append(f"{request.label} {done_status(done, request.task)}")
         except LeaseLost as exc:  # another worker took it over: its work stands, ours is not published
             warn(str(exc))
         except StopRequested:
-            stats.requests.append(f"{request.id} RELEASED: stopped on SIGTERM, its run kept for the next worker")
+            stats.requests.append(f"{request.label} RELEASED: stopped on SIGTERM, its run kept for the next worker")
             return stats
         stats.total_s += time.perf_counter() - t0
         if once:

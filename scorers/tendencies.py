@@ -153,7 +153,8 @@ class TendenciesScorer(Scorer):
         super().prepare(context)
         splits = context.data.get("default", {})
         if "train" in splits:
-            self.train = [r["text"] for r in splits["train"]]
+            train = splits["train"]  # a Dataset read as a column (iterating one reads row by row), or a list of rows
+            self.train = train.with_format("arrow")["text"].to_pylist() if hasattr(train, "with_format") else [r["text"] for r in train]
         if self.options.baseline and len(self.train) < 1:
             raise ConfigError("the trigram baseline is trained on the dataset's train split; this dataset has none")
 

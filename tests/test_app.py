@@ -132,6 +132,17 @@ def test_weights_precision_reads_gguf_quantisation_and_safetensors_dtypes(tmp_pa
 
 # The app's views at the function level ------------------------------------------------------------------------------
 
+def test_a_new_leaderboard_is_a_friendly_empty_state(tmp_path):
+    from wordbench.benchmarks.app import EMPTY_BOARD, Leaderboard
+    from wordbench.benchmarks.queue import LocalQueue
+
+    LocalQueue(tmp_path / "queue", create=True)
+    lb = Leaderboard(str(tmp_path / "queue"), str(tmp_path / "results"))  # no worker has published yet
+    assert lb.table() == EMPTY_BOARD and "wb-error" not in lb.table()
+    assert lb.side_by_side("vast") == "No run of vast published yet."
+    assert lb.queue_view() == "<p>No request yet.</p>"
+
+
 def test_submit_view_runs_the_admission_and_shows_each_refusal_as_one_line(models, site, tmp_path):
     from wordbench.benchmarks.app import Leaderboard
 
@@ -182,11 +193,12 @@ def test_faults_are_messages_in_the_page_and_the_views_go_on(models, site, monke
     answer = lb.submit(str(models["llama"]), "", "float32", "ada")
     assert answer == "**Refused:** " + as_markdown(f"cannot use {queue / '.lock'}: Read-only file system")
     monkeypatch.undo()
-    # the results folder missing: the page says where it will come from, and the queue's models still show
+    # the results folder missing (no worker has published yet): the normal first state, not an error
     shutil.rmtree(results)
     table = lb.table()
-    assert "results folder" in table and "does not exist yet" in table and "wordbench worker --results" in table
+    assert "does not exist" not in table and "wb-empty" in table
     assert "Traceback" not in table
+    assert "No run of wnlampro published yet" in lb.side_by_side("wnlampro")
     text, figures = lb.details("gpt2 · x · fp32")
     assert figures == [] and "Traceback" not in text
     assert "How the numbers are made" in lb.about()
@@ -500,7 +512,8 @@ def test_the_app_in_a_real_browser(server, models, tmp_path):
         shutil.rmtree(results)
         page.get_by_role("tab", name="Leaderboard").click()
         page.get_by_role("button", name="Refresh").click()
-        expect(page.locator(".wb-error", has_text="does not exist yet")).to_be_visible()
+        expect(page.locator("#board")).to_be_visible()  # no results yet: the queue's rows, and no error
+        expect(page.locator(".wb-error", has_text="does not exist")).to_have_count(0)
         assert "Traceback" not in page.content()
         page.get_by_role("tab", name="About").click()
         expect(page.get_by_text("How the numbers are made")).to_be_visible()

@@ -141,3 +141,14 @@ def test_admission_figures_as_quoted():
     first = result["models"]["smollm2-gguf"]["first_seconds"]
     assert f"took {first:.2f} s on 2 cores, against {result['baseline_smollm2_gguf_metadata_seconds']:.1f} s" in text
     assert first < 10  # the issue's bar: a local model admitted within 10 s on this machine
+
+
+def test_split_costs_as_quoted():
+    """`python -m wordbench.benchmarks.slurm --costs` reads perf/results/suite-full.json: the cluster page's table is its."""
+    import json
+
+    from wordbench.benchmarks.slurm import split_costs, split_costs_table
+
+    costs = split_costs(json.loads((ROOT / "perf" / "results" / "suite-full.json").read_text()))
+    assert split_costs_table(costs) in page("cluster.md")
+    assert costs["split_latency_s"] < costs["unsplit_latency_s"] < costs["split_worker_s"]

@@ -136,3 +136,30 @@ def test_a_summary_that_is_not_json_is_skipped_counted_and_reported(results, tmp
         path.write_text("[]")
     empty = CliRunner().invoke(cli, ["leaderboard", str(folder)])
     assert empty.exit_code == 1 and "holds no readable published run" in empty.output and "; 1 skipped" in empty.output
+
+
+def test_ranks_are_groups_where_intervals_overlap():
+    from wordbench.benchmarks.leaderboard import rank_text, separated_ranks
+
+    higher = [(0, 0.50, (0.40, 0.60)), (1, 0.45, (0.35, 0.55)), (2, 0.10, (0.05, 0.15)), (3, 0.30, None)]
+    assert separated_ranks(higher, higher=True) == {0: 1, 1: 1, 2: 4, 3: 3}  # 3 has no interval: values compared
+    lower = [(0, 2.0, (1.5, 2.5)), (1, 3.0, (2.6, 3.4)), (2, 2.2, (1.9, 2.7))]
+    assert separated_ranks(lower, higher=False) == {0: 1, 1: 2, 2: 1}  # 2 overlaps both; 0 is clearly ahead of 1
+    assert (rank_text(1, 2), rank_text(3, 1)) == ("=1", "3")
+
+
+def test_the_board_shows_rank_groups_and_the_scoring_cost(results):
+    from wordbench.benchmarks.leaderboard import board, board_html, cost_text, scoring_cost
+
+    names, rows = board(results)
+    cells = [r["cells"]["wnlampro"] for r in rows]
+    for c in cells:  # each rank: 1 + the models whose interval lies wholly above this one's
+        assert c["rank"] == 1 + sum(o["ci"][0] > c["ci"][1] for o in cells)
+    html = board_html(names, rows)
+    for c in cells:
+        assert f'<small class="wb-rank">{"=" if c["tied"] > 1 else ""}{c["rank"]}</small>' in html
+    assert any(c["tied"] > 1 for c in cells)  # three random tiny models on 60 items: their intervals overlap
+    assert all(r["cost"] is None for r in rows)  # runs collected by hand: no worker's timing, and the cell says so
+    assert "published without the worker&#39;s timing" in html
+    assert scoring_cost({"seconds": {"wnlampro": 45.0, "_load": 15.0}}) == 1.0 and scoring_cost({}) is None
+    assert cost_text({"cost": 1.0, "device": "cuda"}) == "1.0 GPU-min" and cost_text({"cost": 2.5, "device": "cpu"}) == "2.5 CPU-min"

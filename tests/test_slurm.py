@@ -1,10 +1,11 @@
 """Workers as jobs of a real Slurm: munge, slurmctld and slurmd (Debian's) started as root on this one node, configured
 in a temporary folder, and stopped at the end. An array of 3 workers (the script ``wordbench slurm-script`` writes)
-scores 4 tiny-model submissions over a local queue; one array task is cancelled mid-request with SIGTERM (it hands its
-request back and exits 0) and, in a second array, with SIGKILL (its lease runs out and another worker takes over).
-Every request ends FINISHED and published once, the interrupted request's records equal a clean scoring's, and no
-lease is left. Skips with its reason where Slurm cannot run (not root, packages missing); in CI (``CI`` set, as
-``.ci/run`` does, after ``make install`` installed the packages) it fails instead."""
+scores 4 tiny-model submissions split into tasks (one per benchmark) over a local queue; one array task is cancelled
+while it holds a task, with SIGTERM (it hands the task back and exits 0) and, in a second array, with SIGKILL (its
+lease runs out and another worker takes over). Every request ends FINISHED and published once, the interrupted
+task's records equal a clean scoring's, and no lease is left. Skips with its reason where Slurm cannot run (not
+root, packages missing); in CI (``CI`` set, as ``.ci/run`` does, after ``make install`` installed the packages) it
+fails instead."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from board_fixture import local_queue, same_records
 
 DAEMONS = ("munged", "slurmctld", "slurmd", "sbatch", "scancel", "squeue", "sinfo", "scontrol")
 MODELS = ("gpt2", "llama", "bert", "t5")
+SUITE = "wnlampro,tendencies"  # bert is skipped for tendencies: a task that ends skipped
 
 
 def slurm_missing() -> str | None:
@@ -105,14 +107,17 @@ def _squeue(env) -> list[str]:
 
 
 def _scenario(slurm, tiny_models, root: Path, signal: str):
-    """An array of 3 workers over 4 submissions; one task cancelled with ``signal`` while it holds a request. Returns
-    (queue, results, runs, the interrupted request's id, that task's id, the job's logs)."""
+    """An array of 3 workers over 4 split submissions; one array task cancelled with ``signal`` while it holds a task.
+    Returns (queue, results, runs, the interrupted (request id, benchmark), that array task's id, the job's logs)."""
     from wordbench.benchmarks.slurm import sbatch_script
     from wordbench.benchmarks.submit import admit
 
-    q = local_queue(root / "queue", lease_s=4.0)
+    from wordbench.benchmarks.hub import build
+
+    build("tendencies", progress=False)  # the default builds, once, before workers read them
+    q = local_queue(root / "queue", lease_s=4.0, suite=SUITE, split=True)
     for name in MODELS:
-        admit(str(tiny_models[name]), q, submitter="maintainer")
+        assert admit(str(tiny_models[name]), q, submitter="maintainer").tasks
     logs = root / "logs"
     logs.mkdir()
     script = root / "workers.sbatch"
@@ -122,34 +127,39 @@ def _scenario(slurm, tiny_models, root: Path, signal: str):
                          cwd=root).stdout.strip().split(";")[0]
     victim = f"{job}_0"
 
-    def held():  # the request array task 0 holds, once it holds one
-        return next((r for r in q.requests() if r.status == "RUNNING" and (r.worker or "").endswith(f"-slurm{job}_0")), None)
+    def held():  # (request id, benchmark) of the task array task 0 holds, once it holds one
+        return next(((r.id, name) for r in q.requests() for name, t in r.tasks.items()
+                     if t.status == "RUNNING" and (t.worker or "").endswith(f"-slurm{job}_0")), None)
 
-    request = _wait("array task 0 to claim a request", held, 120, 0.05)
+    task = _wait("array task 0 to claim a task", held, 120, 0.05)
     if signal == "TERM":
         subprocess.run(["scancel", "--batch", "--signal=TERM", victim], env=slurm, check=True)
     else:
         subprocess.run(["scancel", "--batch", "--signal=KILL", victim], env=slurm, check=True)
     _wait("the array to finish", lambda: not any(line.startswith(job) for line in _squeue(slurm)), 150, 0.5)
-    return q, root / "results", root / "runs", request.id, victim, logs
+    return q, root / "results", root / "runs", task, victim, logs
 
 
-def _check(q, results: Path, runs: Path, interrupted: str, tiny_models, tmp_path: Path):
+def _check(q, results: Path, runs: Path, interrupted: tuple[str, str], tiny_models, tmp_path: Path):
     requests = {r.id: r for r in q.requests()}
     assert len(requests) == len(MODELS) and all(r.status == "FINISHED" for r in requests.values()), \
-        [(r.id, r.status, r.reason) for r in requests.values()]
-    assert all(r.lease_until is None for r in requests.values())  # no lease left
-    assert requests[interrupted].attempts == 2  # claimed again after the interruption, and only then finished
+        [(r.id, r.status, r.reason, r.holders()) for r in requests.values()]
+    tasks = [t for r in requests.values() for t in r.tasks.values()]
+    assert len(tasks) == 2 * len(MODELS) and all(t.status == "SCORED" for t in tasks)
+    assert all(r.lease_until is None for r in requests.values()) and all(t.lease_until is None for t in tasks)  # no lease left
+    rid, bench = interrupted
+    assert requests[rid].tasks[bench].attempts == 2  # claimed again after the interruption, and only then scored
     entries = sorted((results / "submissions").glob("*.json"))
     assert sorted(json.loads(e.read_text())["request"] for e in entries) == sorted(requests)  # each published once
-    # the interrupted request's run equals a clean scoring of the same model on the same items
-    from wordbench.benchmarks.runner import score
-    from wordbench.scorers.models import load_model
+    # the interrupted task's run equals a clean scoring of the same model on the same items
+    from wordbench.benchmarks.suite import score_suite
+    from wordbench.scorers.models import plan_model
 
-    request = requests[interrupted]
-    (run,) = [p.parent for p in runs.glob("wnlampro/*/*/summary.json")
-              if json.loads(p.read_text())["model"]["version"] == request.revision]
-    clean = score("wnlampro", load_model(request.model, device="cpu"), None, limit=200, out=tmp_path / "clean", progress=False)
+    request = requests[rid]
+    run = Path(request.tasks[bench].run)
+    assert json.loads((run / "summary.json").read_text())["model"]["version"] == request.revision
+    clean = score_suite([bench], plan_model(request.model, device="cpu"), profile="quick", out=tmp_path / "clean",
+                        progress=False).runs[bench]
     ours = [json.loads(line) for line in (run / "records.jsonl").read_text().splitlines()]
     theirs = [json.loads(line) for line in (clean.path / "records.jsonl").read_text().splitlines()]
     assert same_records(ours, theirs)  # floats to float32's rounding: batches of other rows after the interruption
@@ -165,6 +175,6 @@ def test_an_array_of_workers_on_slurm_scores_each_request_once_through_an_interr
     victim_log = next(logs.glob(f"{victim}.log")).read_text()
     assert "Traceback" not in "".join(p.read_text() for p in logs.glob("*.log"))
     if signal == "TERM":  # it handed the request back and ended well, so a requeue would not count it a failure
-        assert f"{interrupted} RELEASED" in victim_log
+        assert f"{interrupted[0]}[{interrupted[1]}] RELEASED" in victim_log
         job = subprocess.run(["scontrol", "show", "job", victim], capture_output=True, text=True, env=slurm).stdout
         assert "ExitCode=0:0" in job, job
