@@ -380,6 +380,40 @@ def _options(pairs, hint: str = "--option") -> dict:
 
 @cli.command()
 @click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--data", help="The data the runs were scored on, where it is not the default build or the path their summary names.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Root of the new run folders (default: each run's own root, beside it).")
+@click.option("--publish", "results", help="Add the new runs to this results dataset (a folder, or hf:ORG/NAME), where "
+              "the leaderboard shows them in place of the runs they came from.")
+@TOKEN_OPTION
+@user_errors
+def rescore(runs, data, out, results, token):
+    """Re-derive each finished run's metrics from its stored per-item records at its scorer's current metric version
+    (a new statistic, a corrected formula), without the model: a new run folder whose signature names the version and
+    whose summary names the run it came from. A run already at the current version is passed over (said so); one whose
+    records cannot give the new metrics is refused in one line. `wordbench rescore runs/*/*/* --publish results`
+    brings a leaderboard to a new metric version without a GPU."""
+    from .rescore import UpToDate
+    from .rescore import rescore as do_rescore
+    from .worker import check_results, publish_locked
+
+    if results:
+        check_results(results)
+    new = []
+    for run in runs:
+        try:
+            new.append(do_rescore(run, data, out).path)
+        except UpToDate as exc:
+            click.echo(f"passed over {exc}")
+            continue
+        click.echo(f"{run} -> {new[-1]}")
+    if results and new:
+        publish_locked(new, results, token=token)
+        click.echo(f"published {len(new)} re-derived run(s) to {results}")
+
+
+@cli.command()
+@click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), help="Also write the markdown to this file.")
 @click.option("--plots", type=click.Path(file_okay=False, path_type=Path), help="Folder for figures with the runs side by side.")
 @user_errors

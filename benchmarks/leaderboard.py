@@ -22,6 +22,7 @@ from wordbench.text import as_html, as_markdown
 
 from .registry import get
 from .results import RunFolder, for_tables
+from .signature import metric_version
 
 MARKER = ".wordbench-results.json"  # written into every results folder: the only folders this module replaces
 MAX_LIST = 64  # numeric lists up to this long become indexed cells (per-layer curves); longer ones are figure data
@@ -208,10 +209,12 @@ def submission_rows(folder: Path) -> tuple[list[str], list[dict]]:
         declared = [name for name, p in bench.profiles if p.limit == signature_limit(s["signature"])
                     and _typed(bench, dict(p.options)) == _typed(bench, options)]  # quick and full differ in the limit only
         row = cells.setdefault((m["name"], m.get("version", ""), m.get("dtype", "")), {})
-        if bench.name in row and row[bench.name]["profile"] and not declared:
-            continue  # a profile's run of the same model stays in the table
+        version = metric_version(s["signature"])
+        if bench.name in row and (row[bench.name]["metric_version"] > version or row[bench.name]["metric_version"] == version
+                                  and row[bench.name]["profile"] and not declared):
+            continue  # a run re-derived at a newer metric version, or a profile's run of the same model, stays in the table
         row[bench.name] = {"value": value, "ci": ci, "n": s.get("n"), "report": path.parent.relative_to(folder).as_posix() + "/report.md",
-                           "profile": declared[0] if declared else None, "options": options}
+                           "profile": declared[0] if declared else None, "options": options, "metric_version": version}
     names = [b for b in sorted({b for row in cells.values() for b in row}, key=list_order)]
     rows = [{"model": k[0], "version": k[1], "dtype": k[2], "cells": row} for k, row in sorted(cells.items())]
     return names, rows

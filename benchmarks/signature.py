@@ -1,11 +1,12 @@
 """Reproducibility signatures (sacrebleu style): every setting that changes a number is named.
 
 data: ``wnlampro@1.0.0|wordnet:3.0|freq:wordfreq-3.1.1|tok:...|seed:0|cfg:ab12cd34``
-run:  ``<data sig>|split:test|limit:300|model:NAME@REV|fam:causal|dtype:bf16|wordbench:0.1.0|transformers:4.x``
+run:  ``<data sig>|split:test|limit:300|[metrics:v2|]model:NAME@REV|fam:causal|dtype:bf16|wordbench:0.1.0|transformers:4.x``
 """
 
 from __future__ import annotations
 
+import re
 from importlib.metadata import version as pkg_version
 
 from wordbench.spec import spec_hash as config_hash
@@ -45,3 +46,20 @@ def run_signature(data_sig: str, model_tag: str, settings: dict[str, object]) ->
 
 def short_hash(signature: str) -> str:
     return sha8(signature)
+
+
+METRICS = re.compile(r"^metrics:v(\d+)$")
+
+
+def metric_version(signature: str) -> int:
+    """The metric version a run signature names (``metrics:vN``; none named: 1)."""
+    found = [int(m.group(1)) for part in signature.split("|") if (m := METRICS.match(part))]
+    return found[0] if found else 1
+
+
+def with_metric_version(signature: str, version: int) -> str:
+    """``signature`` naming metric version ``version`` where a fresh scoring's would: after the scorer's settings,
+    before the model's tag (none for version 1)."""
+    parts = [p for p in signature.split("|") if not METRICS.match(p)]
+    at = next(i for i, p in enumerate(parts) if p.startswith("model:"))
+    return "|".join(parts[:at] + ([f"metrics:v{version}"] if version != 1 else []) + parts[at:])

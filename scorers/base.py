@@ -52,6 +52,9 @@ class Scorer:
     name: ClassVar[str]
     families: ClassVar[tuple[str, ...]] = ("causal", "masked")
     chunk_size: ClassVar[int] = 64  # items scored between two appends to records.jsonl
+    # The version of ``summarize`` (how records become metrics): bumped for a new statistic or a corrected formula. A
+    # version above 1 is named in the run signature; ``wordbench rescore`` re-derives a run's metrics from its records.
+    metric_version: ClassVar[int] = 1
     Options: ClassVar[type] = NoOptions  # the declared options (``--option KEY=VALUE``), see wordbench.spec
 
     def __init__(self, faithful: bool | str = False, paper: str = "", **options):
@@ -88,7 +91,8 @@ class Scorer:
         """The settings as the run signature names them: ``faithful:<paper>`` when the switch is on, and every setting
         that names local files with their content hash (``content_tag``: a fine-tuning corpus, a prompts file)."""
         settings = {k: content_tag(v) for k, v in self.settings_for(family).items() if k != "faithful"}
-        return {**settings, **({"faithful": self.paper or "paper"} if self.faithful else {})}
+        return {**settings, **({"faithful": self.paper or "paper"} if self.faithful else {}),
+                **({"metrics": f"v{self.metric_version}"} if self.metric_version != 1 else {})}
 
     # --- stratified --limit: one rule for every benchmark (benchmarks.runner.select) ---------------
     def stratum(self, row: dict) -> object:
