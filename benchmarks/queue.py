@@ -281,8 +281,11 @@ def check_pending(requests: list[Request], submitter: str, limit: int) -> None:
                           "submit again when one has been scored")
 
 
-def claimable(request: Request, now: float) -> bool:
-    return request.status == "PENDING" or (request.status == "RUNNING" and (request.lease_until or 0) < now)
+def claimable(request, now: float, worker: str | None = None) -> bool:
+    """PENDING, or RUNNING under a lease that ran out or under ``worker``'s own name (a worker claims only when it
+    holds nothing, so work left in its name was lost to it: a reply that never came, a task it dropped)."""
+    return request.status == "PENDING" or (request.status == "RUNNING" and ((request.lease_until or 0) < now
+                                                                           or worker is not None and request.worker == worker))
 
 
 @dataclass
@@ -319,10 +322,13 @@ class Queue:
 
     def add(self, request: Request) -> Request:
         def change(requests, settings):
-            same = [r for r in requests if r.identity == request.identity and r.status != "FAILED"]
+            now = time.time()
+            same = [r for r in requests if r.identity == request.identity and (r.status != "FAILED" or any(
+                t.status == "RUNNING" and (t.lease_until or 0) >= now for t in r.tasks.values()))]
             if same:
                 where = f" ({same[0].model}: the same weights, config and tokenizer)" if same[0].model != request.model else ""
-                raise ConfigError(f"{request.model} ({request.dtype}, revision {request.revision}) is already {same[0].status.lower()} "
+                state = same[0].status.lower() if same[0].status != "FAILED" else "failed, with tasks still running,"
+                raise ConfigError(f"{request.model} ({request.dtype}, revision {request.revision}) is already {state} "
                                   f"as request {same[0].id}{where}")
             if any(r.id == request.id for r in requests):
                 raise ConfigError(f"request id {request.id} is taken in {self}: submit again")
@@ -332,7 +338,8 @@ class Queue:
 
     def claim(self, worker: str, fits=None) -> Request | None:
         """The oldest request with work to do, now RUNNING under ``worker``'s lease: a PENDING request, or a RUNNING one
-        whose lease ran out; of a split request, its first such task (``request.task``), or publishing its row once every
+        whose lease ran out (or left in ``worker``'s own name: a worker claims only when it holds nothing); of a split
+        request, its first such task (``request.task``), or publishing its row once every
         task is scored (``PUBLISH``). ``fits(request, task)`` may pass over work (a job too near its end for it).
         Unreadable request files are set aside first."""
         self.set_aside()
@@ -340,12 +347,12 @@ class Queue:
         def change(requests, settings):
             now, lease = time.time(), float(settings["lease_s"])
             for r in sorted(requests, key=lambda r: (r.submitted, r.id)):
-                for task in open_work(r, now):
+                for task in open_work(r, now, worker):
                     if fits is not None and not fits(r, task):
                         continue
                     held = slot(r, task)
                     # a takeover remembers whose it was: that worker may be alive, only slow (see hand_back)
-                    taken_from = (held.worker, held.attempts) if held.status == "RUNNING" and held.worker else None
+                    taken_from = (held.worker, held.attempts) if held.status == "RUNNING" and held.worker not in (None, worker) else None
                     held.status, held.worker, held.lease_until, held.attempts = "RUNNING", worker, now + lease, held.attempts + 1
                     r.status, r.task, r.taken_from = "RUNNING", task, taken_from
                     return r
@@ -383,6 +390,17 @@ class Queue:
                 held.status = "PENDING"
             if current.tasks and all(t.status == "PENDING" for t in current.tasks.values()):
                 current.status = "PENDING"
+            return current
+        return self._update(change)
+
+    def reopen(self, request: Request, worker: str, names: list[str]) -> Request:
+        """``worker``, publishing ``request``, found the run folders of tasks ``names`` missing (not on the file system it
+        shares with their workers): those tasks are open again, to be scored where the runs are, and it lets go."""
+        def change(requests, settings):
+            current = self._held(requests, request, worker)
+            for name in names:
+                current.tasks[name] = Task(attempts=current.tasks[name].attempts)
+            current.worker, current.lease_until, current.task = None, None, None
             return current
         return self._update(change)
 
@@ -427,15 +445,16 @@ def slot(request: Request, task: str | None):
     return request.tasks[task] if task not in (None, PUBLISH) else request
 
 
-def open_work(request: Request, now: float) -> list[str | None]:
-    """What of ``request`` a worker may claim now: None (the whole, unsplit request), its open tasks, or ``PUBLISH``."""
+def open_work(request: Request, now: float, worker: str | None = None) -> list[str | None]:
+    """What of ``request`` ``worker`` may claim now: None (the whole, unsplit request), its open tasks, or ``PUBLISH``."""
     if not request.tasks:
-        return [None] if claimable(request, now) else []
+        return [None] if claimable(request, now, worker) else []
     if request.status in ("FINISHED", "FAILED"):
         return []
     if all(t.status == "SCORED" for t in request.tasks.values()):
-        return [PUBLISH] if request.worker is None or (request.lease_until or 0) < now else []
-    return [name for name, t in request.tasks.items() if claimable(t, now)]
+        mine = worker is not None and request.worker == worker
+        return [PUBLISH] if request.worker is None or (request.lease_until or 0) < now or mine else []
+    return [name for name, t in request.tasks.items() if claimable(t, now, worker)]
 
 
 def merged_seconds(tasks: dict) -> dict:

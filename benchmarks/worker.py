@@ -140,6 +140,12 @@ def process(queue: Queue, request: Request, worker: str, results: Path, runs: Pa
         plan = plan_model(request.model, request.family, device, request.dtype, "auto", None if local else request.revision,
                           allow_pickle=bool(settings["allow_pickle"]), progress=progress)
         if task == PUBLISH:
+            gone = [name for name, t in request.tasks.items() if t.run and not (Path(t.run) / "summary.json").is_file()]
+            if gone:  # scored where this worker cannot read the runs (the runs folder is not shared, or mounted elsewhere)
+                lease.stopped.set()
+                warn(f"{request.id}: the run folder(s) of {', '.join(gone)} are not here ({runs} is not the runs folder their "
+                     "workers share?): those tasks are open again")
+                return retry(lambda: queue.reopen(request, worker, gone), sleep=sleep)
             done = [Path(t.run) for t in request.tasks.values() if t.run]
             skipped = {name: t.skipped for name, t in request.tasks.items() if t.skipped}
             entry = submission_entry(request, plan, skipped, merged_seconds(request.tasks))
@@ -147,10 +153,14 @@ def process(queue: Queue, request: Request, worker: str, results: Path, runs: Pa
         else:
             result = score_suite([task] if task else list(request.suite), plan, profile=request.profile, out=runs,
                                  data=settings["data"], progress=progress)
-            seconds = {**result.seconds, "_load": result.load_seconds}  # the load is inside the first benchmark's time
+            seconds = dict(result.seconds)  # each benchmark's own time: the load happened inside the first one's
+            if result.loads and seconds:
+                first = next(iter(seconds))
+                seconds[first] = round(max(0.0, seconds[first] - result.load_seconds), 2)
+                seconds["_load"] = result.load_seconds
             if stats is not None:
                 stats.scoring_s += sum(result.seconds.values())
-            if lease.lost:
+            if lease.lost and not task:  # a task publishes nothing before finish, which checks who holds it
                 raise LeaseLost(lease.lost)
             if task:
                 scored = {"run": str(result.runs[task].path.resolve()) if task in result.runs else None,
@@ -259,6 +269,7 @@ def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: boo
     worker = worker or worker_name()
     stats = WorkerStats()
     waiting: set[str] = set()
+    looked_again = False
     while True:
         t0 = time.perf_counter()
         if stopping.requested():
@@ -284,7 +295,11 @@ def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: boo
             if stop_when_empty:
                 others = retry(lambda: held_elsewhere(queue, worker), sleep=sleep)
                 if not others:
-                    return stats
+                    if looked_again:  # nothing held, nothing open: a release between our claim and this look is caught
+                        return stats
+                    looked_again = True
+                    continue
+                looked_again = False
                 for label, holder, until in others:  # its worker may finish it, or die and leave it to us when the lease runs out
                     if label not in waiting:
                         warn(f"waiting for request {label}, held by {holder} until its lease runs out "
@@ -294,6 +309,7 @@ def run(queue: Queue, results: Path, runs: Path, device: str = "auto", once: boo
                 continue
             wait(poll_s)
             continue
+        looked_again = False
         try:
             done = process(queue, request, worker, results, runs, device, progress=progress, sleep=sleep, stats=stats)
             stats.requests.append(f"{request.label} {done_status(done, request.task)}")

@@ -12,6 +12,7 @@ import pytest
 from board_fixture import local_queue, same_records
 
 from wordbench.benchmarks.queue import PUBLISH, LeaseLost, Request, Task
+from wordbench.errors import ConfigError
 
 
 def _split(n: int, suite=("wnlampro", "vast")) -> Request:
@@ -75,7 +76,7 @@ def test_a_worker_near_its_jobs_end_claims_only_work_that_fits(tmp_path):
     assert (work_cost(r2, "vast", costs), work_cost(r2, None, costs), work_cost(r2, PUBLISH, costs)) == (15.0, 115.0, 0.0)
     fits = lambda r, task: work_cost(r, task, costs) <= 50  # noqa: E731
     claimed = q.claim("A", fits)
-    assert claimed.label == "r2[vast]" and q.claim("A", fits) is None  # wnlampro's 110 s would not fit
+    assert claimed.label == "r2[vast]" and q.claim("B", fits) is None  # wnlampro's 110 s would not fit
     stats = run(q, tmp_path / "results", tmp_path / "runs", device="cpu", worker="late", deadline=time.time() + 50)
     assert stats.requests == []  # returned at once: nothing left fits before the job's end
     assert q.requests()[1].tasks["wnlampro"].status == "PENDING"
@@ -141,3 +142,29 @@ def test_a_split_submission_publishes_the_row_of_an_unsplit_one(tiny_models, wnl
         [{k: v for k, v in r.items() if k not in ("request", "cost")} for r in rows2]
     assert records.keys() == records2.keys() and len(records) == 3
     assert all(same_records(records[k], records2[k]) for k in records)
+
+
+def test_a_failed_split_request_with_a_task_running_is_not_submitted_again_yet(tmp_path):
+    q = local_queue(tmp_path / "q", lease_s=30)
+    q.add(_split(1))
+    a, b = q.claim("A"), q.claim("B")
+    q.finish(a, "A", "FAILED", "ModelError: x")
+    with pytest.raises(ConfigError, match="is already failed, with tasks still running, as request r1"):
+        q.add(Request(**{**_split(1).__dict__, "id": "r9"}))  # its run folders are still B's: a copy would fail on them
+    q.finish(b, "B", "FINISHED", run="/runs/x")
+    assert q.add(Request(**{**_split(1).__dict__, "id": "r9"})).id == "r9"
+
+
+def test_work_left_in_a_workers_own_name_is_its_own_to_claim_and_missing_runs_reopen_their_tasks(tmp_path):
+    q = local_queue(tmp_path / "q", lease_s=30)
+    q.add(_split(1))
+    a = q.claim("A")
+    again = q.claim("A")  # A lost the reply of its claim (or dropped the task): no lease to wait out
+    assert again.label == a.label and again.taken_from is None and again.tasks[a.task].attempts == 2
+    b = q.claim("B")
+    q.finish(again, "A", "FINISHED", run=str(tmp_path / "elsewhere" / "vast"))  # a runs folder this worker does not see
+    last = q.finish(b, "B", "FINISHED", run=str(tmp_path / "elsewhere" / "wnlampro"))
+    assert last.task == PUBLISH
+    back = q.reopen(last, "B", ["vast"])
+    assert back.tasks["vast"].status == "PENDING" and back.tasks["wnlampro"].status == "SCORED" and back.worker is None
+    assert q.claim("C").label == "r1[vast]"
