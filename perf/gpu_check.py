@@ -433,7 +433,7 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
     bound), and the full profile's cost extrapolated to one submission (``suite_cost.extrapolate``: generation per text generated, the rest per item), in
     GPU-minutes. Each benchmark gets an even share of what is left of ``budget_s``: a probe of ``SUITE_PROBE_ROWS``
     rows, then the rows of the sample that share affords at the probe's rate."""
-    from suite_cost import EXTRAPOLATION, counting, extrapolate, generated_tokens, planned_units
+    from suite_cost import EXTRAPOLATION, counting, decoding_summary, extrapolate, generated_tokens, planned_units
 
     from wordbench.benchmarks.registry import get
     from wordbench.benchmarks.scoring import score_dataset
@@ -490,7 +490,8 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
             scored = planned_units(bench, sample, limit, options)  # in the units of full_items and full_generations
             items = scored["items"]
             w = out["benchmarks"][bench] = {"items": items, "generations": scored["generations"], "seconds": round(seconds, 3), **counts,
-                                            "generated_tokens": generated_tokens(run), "share_s": round(share, 1)}
+                                            "generated_tokens": generated_tokens(run), "share_s": round(share, 1),
+                                            "decoding": decoding_summary(counts["decodes"])}
             if items != probe["items"]:
                 w["probe"] = probe
             if bound is not None:

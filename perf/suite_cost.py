@@ -77,8 +77,12 @@ def counting(model):
     """While inside, ``counts`` holds the forward tokens and the whole-word search steps asked of ``model``."""
     from wordbench.scorers.models.base import LineSteps
 
+    from wordbench.scorers.models.decode import Decoder
+
     counts = {"forward_tokens": 0, "forward_passes": 0, "search_steps": 0,
-              "generation_seconds": 0.0, "generation_forward_tokens": 0, "generation_forward_passes": 0}
+              "generation_seconds": 0.0, "generation_forward_tokens": 0, "generation_forward_passes": 0, "decodes": []}
+    if getattr(model, "family", None) == "causal":
+        model.continuous  # noqa: B018 - its probe decodes, before anything is counted
     generating = [0]  # depth of generate / translate calls (a causal translation generates)
 
     def fed(_module, args, kwargs):
@@ -126,16 +130,37 @@ def counting(model):
 
             cls.steps = steps
             wrapped.append((cls, original))
+    decoder_run = Decoder.run
+
+    def decoded(self, prompts, seeds, request):
+        """Each continuous decode: its prompts' lengths and end steps (``decode_plan``'s input) and its steps."""
+        out = decoder_run(self, prompts, seeds, request)
+        counts["decodes"].append({"strategy": request.strategy, "rows": request.rows, "max_new_tokens": request.max_new_tokens,
+                                  "prompt_tokens": [len(p) for p in prompts], "ends": list(self.ends), **self.stats.as_dict()})
+        return out
+
+    Decoder.run = decoded
     handle = model.model.register_forward_pre_hook(fed, with_kwargs=True)
     try:
         yield counts
     finally:
         handle.remove()
+        Decoder.run = decoder_run
         for m in methods:
             delattr(model, m)  # the class's own method again
         for cls, original in wrapped:
             cls.steps = original
         counts["generation_seconds"] = round(counts["generation_seconds"], 2)
+
+
+def decoding_summary(decodes: list[dict]) -> dict:
+    """The continuous decodes of a benchmark together: sequential passes (prefills and decode steps) and rows per step."""
+    from wordbench.scorers.models.decode import Stats
+
+    total = Stats()
+    for d in decodes:
+        total.add(Stats(d["decode_steps"], d["prefill_passes"], d["row_steps"], d["restarts"]))
+    return total.as_dict() if decodes else {}
 
 
 def _subclasses(cls) -> list[type]:
@@ -179,7 +204,8 @@ def measure(names: list[str], model, datasets: dict[str, dict], out: Path, fract
             seconds = time.perf_counter() - t0
         measured = {"items": scored["items"], "generations": scored["generations"], "rows": rows if limit is None else min(limit, rows),
                     "seconds": round(seconds, 2), **counts,
-                    "generated_tokens": generated_tokens(suite.runs[name]) if name in suite.runs else 0}
+                    "generated_tokens": generated_tokens(suite.runs[name]) if name in suite.runs else 0,
+                    "decoding": decoding_summary(counts["decodes"])}
         result[name] = {
             "limit": limit, "fraction": round(scored["items"] / max(full["items"], 1), 4), "full_items": full["items"],
             "full_generations": full["generations"], "full_rows": rows, "measured": measured,

@@ -13,6 +13,7 @@ from wordbench.hashing import seeded_key
 
 from .base import Encoded, LineSteps, ScoringModel, TokenScores, narrowest_width, split_by, token_logprobs
 from .batching import Deferred
+from .decode import ROWS_CPU, TOKENS_CPU, Budget, Decoder, Request, Stats
 from .trie import build_trie, common_prefix
 
 STRATEGIES = ("ancestral", "nucleus", "beam", "greedy")  # the sampling strategies of Meister & Cotterell
@@ -374,9 +375,53 @@ class CausalLM(ScoringModel):
         if self.bos_id is None and any(not p for p in prompts):
             raise ValueError(f"{self.info.name} has no BOS or EOS token to start from: give prompts")
         stops = self.stop_ids(stop_at_newline)
-        special = dict(pad_token_id=self.pad_id, bos_token_id=self.bos_id)
         items = list(zip([self.encode(p.rstrip()).ids for p in prompts], sample_seeds(seed, len(prompts))))
         self.check_generation(max((len(ids) for ids, _ in items), default=0), max_new_tokens)
+        if self.continuous:
+            return self._decode(items, Request(strategy, max_new_tokens, top_p, beams, stops), f"generate ({strategy})")
+        return self._generate_batched(items, strategy, max_new_tokens, top_p, beams, stops)
+
+    def _decode(self, items, request, desc: str) -> list[Generation]:
+        """``items`` (prompt ids, seed) through the continuous-batching decoder (``decode.Decoder``)."""
+        from tqdm.auto import tqdm
+
+        if not items:
+            return []
+        decoder = Decoder(self.model, self.device, self.pad_id, self._decode_budget(request.rows))
+        with torch.inference_mode(), tqdm(total=len(items), desc=desc, disable=not self.progress, leave=False):
+            rows = decoder.run([ids for ids, _ in items], [s for _, s in items], request)
+        self.decoding.add(decoder.stats)
+        return [finish_generation(self.tokenizer, row, request.stops) for row in rows]
+
+    def _decode_budget(self, rows: int) -> Budget | None:
+        """An explicit batch size is that many prompts (of ``rows`` rows each) at once; ``auto`` is the device's budget
+        (None on a GPU: measured from its free memory)."""
+        if not self.sizer.auto:
+            return Budget(self.sizer.size * rows)
+        return None if self.device.type == "cuda" else Budget(ROWS_CPU, TOKENS_CPU)
+
+    @functools.cached_property
+    def decoding(self) -> Stats:
+        """What this model's generations cost in decode steps (``decode.Stats``), summed over calls."""
+        return Stats()
+
+    @functools.cached_property
+    def continuous(self) -> bool:
+        """Whether this model decodes with continuous batching: its cache is a plain dynamic one and greedy decoding
+        of two prompts together, at different lengths, equals ``generate`` on each alone (checked once)."""
+        probe = [(self.encode(text).ids, 0) for text in PACK_PROBE]
+        request = Request("greedy", 4, 1.0, 1, self.stop_ids())
+        try:
+            with self.probing(), torch.inference_mode():
+                ours = [row for row in Decoder(self.model, self.device, self.pad_id, Budget(2)).run([p for p, _ in probe], [0, 0], request)]
+                theirs = [self._generate_batched([item], "greedy", 4, 1.0, 1, request.stops)[0] for item in probe]
+        except (TypeError, ValueError, RuntimeError, AttributeError):
+            return False
+        return [finish_generation(self.tokenizer, row, request.stops) for row in ours] == theirs
+
+    def _generate_batched(self, items, strategy, max_new_tokens, top_p, beams, stops) -> list[Generation]:
+        """``transformers``' ``generate`` over fixed batches (models the continuous decoder does not take)."""
+        special = dict(pad_token_id=self.pad_id, bos_token_id=self.bos_id)
         rows = beams if strategy in ("beam", "beam_search") else 1
         return self.batched(items, [self.sizer.generation_length(len(ids), max_new_tokens, rows) for ids, _ in items],
                             lambda prepared: self._generate_batch(prepared, strategy, max_new_tokens, top_p, beams, stops, special),

@@ -1,0 +1,89 @@
+"""Continuous batching (``scorers/models/decode.py``): the decoder's outputs equal ``generate`` on one prompt at a
+time for every strategy, whatever the budget (prompts joining as others end, prompts evicted and restarted), and
+``plan`` counts the decoder's own steps from lengths alone."""
+
+import pytest
+import torch
+
+from wordbench.scorers.models import decode
+from wordbench.scorers.models.causal import finish_generation, sample_seeds
+from wordbench.scorers.models.decode import Budget, Decoder, Request, batch_plan, plan
+
+PROMPTS = ["", "the dog", "a cat is an animal and", "", "good is the", "hot", "the tree and the flower grow . a rose", "an oak",
+           "someone who is happy is not sad . something"]
+STRATEGIES = [("ancestral", 1, 0.95), ("nucleus", 1, 0.8), ("greedy", 1, 0.95), ("beam", 3, 0.95), ("beam_search", 4, 0.95)]
+
+
+@pytest.fixture(scope="module")
+def causal(tiny_models):
+    from wordbench.scorers.models import load_model
+
+    return {name: load_model(str(tiny_models[name]), device="cpu") for name in ("gpt2", "llama")}
+
+
+def _one_at_a_time(model, items, strategy, max_new, top_p, beams, stops):
+    return [model._generate_batched([item], strategy, max_new, top_p, beams, stops)[0] for item in items]
+
+
+@pytest.mark.parametrize("name", ["gpt2", "llama"])
+@pytest.mark.parametrize("strategy,beams,top_p", STRATEGIES)
+def test_continuous_decoding_equals_one_prompt_at_a_time(causal, name, strategy, beams, top_p, monkeypatch):
+    model = causal[name]
+    assert model.continuous
+    request = Request(strategy, 30, top_p, beams, model.stop_ids())
+    items = list(zip([model.encode(p).ids for p in PROMPTS], sample_seeds(5, len(PROMPTS))))
+    want = _one_at_a_time(model, items, strategy, 30, top_p, beams, request.stops)
+    rows = request.rows
+    monkeypatch.setattr(decode, "HEADROOM", 4)  # rows outgrow what they were admitted with: the newest are evicted
+    budgets = {"all at once": Budget(100 * rows), "two at a time": Budget(2 * rows), "tight cache": Budget(4 * rows, 4 * rows * 24)}
+    restarts = 0
+    for label, budget in budgets.items():
+        decoder = Decoder(model.model, model.device, model.pad_id, budget)
+        with torch.inference_mode():
+            got = decoder.run([ids for ids, _ in items], [s for _, s in items], request)
+        assert [finish_generation(model.tokenizer, row, request.stops) for row in got] == want, label
+        restarts += decoder.stats.restarts
+        if label == "all at once":
+            assert decoder.stats.prefill_passes == 1 and decoder.stats.decode_steps == max(decoder.ends) - 1
+        # the layout alone, from the lengths the prompts ended at, gives the decoder's own steps
+        assert plan([len(ids) for ids, _ in items], decoder.ends, rows, budget) == decoder.stats, label
+    assert restarts > 0
+    # the texts differ between prompts and seeds: the check compares real work
+    assert len({g.text for g in want}) > 2 or strategy in ("greedy", "beam_search")
+
+
+def test_generate_uses_the_continuous_decoder_and_counts_its_steps(causal):
+    model = causal["llama"]
+    before = model.decoding.decode_steps
+    out = model.generate(PROMPTS, "ancestral", max_new_tokens=12, seed=1)
+    assert len(out) == len(PROMPTS) and model.decoding.decode_steps > before
+    model.batch_size = 2
+    try:
+        assert model.generate(PROMPTS, "ancestral", max_new_tokens=12, seed=1) == out
+    finally:
+        model.batch_size = "auto"
+
+
+@pytest.mark.parametrize("faithful", [False, True])
+def test_scorers_generate_alike_with_either_decoder(causal, tmp_path, faithful):
+    """Translations (minpairs, prompted causal beam search) and tendencies' samples, continuous or ``generate``."""
+    from wordbench.scorers.translate import DEFAULT_PROMPT, translate
+
+    model = causal["gpt2"]
+    sources = ["the dog is a kind of animal .", "a poodle is a dog .", "hot is the opposite of cold ."]
+    continuous = translate(model, sources, beam=3, prompt=DEFAULT_PROMPT, max_new_tokens=12)
+    samples = model.generate(["", "the cat"], "nucleus", max_new_tokens=10, top_p=0.9, seed=[3, 4], stop_at_newline=faithful)
+    model.__dict__["continuous"] = False
+    try:
+        assert translate(model, sources, beam=3, prompt=DEFAULT_PROMPT, max_new_tokens=12) == continuous
+        assert model.generate(["", "the cat"], "nucleus", max_new_tokens=10, top_p=0.9, seed=[3, 4], stop_at_newline=faithful) == samples
+    finally:
+        del model.__dict__["continuous"]
+
+
+def test_a_batched_layout_runs_to_its_longest_output_and_the_continuous_one_refills():
+    prompts, outputs = [10] * 40, [200] + [5] * 39  # one runaway among short outputs
+    fixed = batch_plan(prompts, outputs, 5, [list(range(k, k + 8)) for k in range(0, 40, 8)])
+    assert fixed.decode_steps == 4 * 4 + 199
+    continuous = plan(prompts, outputs, 5, Budget(8 * 5))
+    assert continuous.decode_steps == 199 and continuous.sequential_passes < fixed.sequential_passes
