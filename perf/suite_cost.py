@@ -5,8 +5,8 @@ Shared by ``perf/suite.py --profile full`` (the packaged SmolLM2 on this machine
 scored: forward tokens (tokens fed to the model; padding excluded where a row has a 2D mask, packed rows counted
 whole), generated tokens (the samples' model tokens), search steps (whole-word path steps asked of the model), and
 the wall time. The extrapolation is linear in the unit each part of the work grows with: what is spent generating
-(translations, samples) in the scorer's ``generation_units`` (minpairs translates each distinct source once: 16,195
-sources for 41,871 items), the rest in items: ``full_s = gen_s x full_gen / scored_gen + (s - gen_s) x full_items /
+(translations, samples) in the scorer's ``generation_units`` (minpairs translates each distinct source once: 16,193
+sources for 41,827 items), the rest in items: ``full_s = gen_s x full_gen / scored_gen + (s - gen_s) x full_items /
 scored_items`` (the same for the counts); the fraction is a seeded stratified ``--limit`` of the benchmark's own
 sampling rule.
 """

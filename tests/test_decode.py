@@ -87,3 +87,18 @@ def test_a_batched_layout_runs_to_its_longest_output_and_the_continuous_one_refi
     assert fixed.decode_steps == 4 * 4 + 199
     continuous = plan(prompts, outputs, 5, Budget(8 * 5))
     assert continuous.decode_steps == 199 and continuous.sequential_passes < fixed.sequential_passes
+
+
+def test_forced_ends_decode_each_prompt_to_its_given_length(causal):
+    """The GPU check prices random-weight shapes on the lengths a real model produced: each prompt ends at its step."""
+    model = causal["llama"]
+    items = [model.encode(p).ids for p in PROMPTS]
+    ends = [1, 5, 3, 12, 7, 2, 9, 4, 6]
+    for strategy, beams in (("ancestral", 1), ("beam_search", 3)):
+        decoder = Decoder(model.model, model.device, model.pad_id, Budget(4 * beams))
+        with torch.inference_mode():
+            out = decoder.run(items, list(range(len(items))), Request(strategy, 12, 1.0, beams, model.stop_ids(), ends=ends))
+        assert decoder.ends == ends and [len(row) for row in out] == ends
+        assert plan([len(i) for i in items], ends, beams, Budget(4 * beams)) == decoder.stats
+    with pytest.raises(ValueError, match="forced end"):
+        Decoder(model.model, model.device, model.pad_id, Budget(4)).run(items[:1], [0], Request("greedy", 3, 1.0, 1, set(), ends=[4]))

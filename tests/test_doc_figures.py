@@ -152,3 +152,36 @@ def test_split_costs_as_quoted():
     costs = split_costs(json.loads((ROOT / "perf" / "results" / "suite-full.json").read_text()))
     assert split_costs_table(costs) in page("cluster.md")
     assert costs["split_latency_s"] < costs["unsplit_latency_s"] < costs["split_worker_s"]
+
+
+def test_generation_figures_as_quoted():
+    """`python perf/generation.py` wrote perf/results/generation.json: the performance page's generation table is its."""
+    import json
+
+    result = json.loads((ROOT / "perf" / "results" / "generation.json").read_text())
+    quoted_page = page("performance.md")
+    for name, w in result.items():
+        if not isinstance(w, dict) or "continuous" not in w:
+            continue
+        row = (f"| {name} | {w['prompts']} | {w['generated_tokens']:,} | {w['continuous']['seconds']} ({w['continuous']['forward_passes']}) | "
+               f"{w['fixed_batches']['seconds']} ({w['fixed_batches']['forward_passes']}) | {w['one_per_call']['seconds']} "
+               f"({w['one_per_call']['forward_passes']}) | {w['speedup_over_fixed_batches']}x | {w['identical_texts']} |")
+        assert row in quoted_page, row
+
+
+def test_decode_plan_figures_as_quoted():
+    """`python perf/decode_plan.py` wrote perf/results/decode-plan.json from suite-full.json: the page's plan table."""
+    import json
+
+    result = json.loads((ROOT / "perf" / "results" / "decode-plan.json").read_text())
+    quoted_page = page("performance.md")
+    for bench, per in result["per_benchmark"].items():
+        for device, p in per.items():
+            if not isinstance(p, dict):
+                continue
+            t, c = p["today"], p["continuous"]
+            row = (f"| {bench} | {device} | {t['sequential_passes']:,} ({t['decode_steps']:,}) | {t['rows_per_step']:,} | "
+                   f"{c['sequential_passes']:,} ({c['decode_steps']:,}) | {c['rows_per_step']:,} | {p['fewer_sequential_passes']}x |")
+            assert row in quoted_page, row
+    for device, s in result["suite"].items():
+        assert f"| suite | {device} | {s['today']:,} | | {s['continuous']:,} | | {s['fewer_sequential_passes']}x |" in quoted_page

@@ -30,6 +30,10 @@ def test_cpu_mode_checks_every_benchmark_on_every_family_it_scores(tmp_path):
     assert suite["wordpred"]["search_steps"] > 0 and suite["tendencies"]["generated_tokens"] > 0
     assert all(w["items"] > w["probe"]["items"] for w in measured.values())  # a probe sized the measured run
     assert all(w["forward_tokens"] > 0 and "mfu" in w for b, w in measured.items() if b != "tendencies")
+    # the decode step: SmolLM2's generation lengths (suite-full.json) decoded with forced ends, steps and rows counted
+    decoded = result["steps"]["decode/tiny"]["settings"]
+    assert {"minpairs", "tendencies"} <= set(next(iter(decoded.values())))
+    assert all(w["decode_steps"] > 0 and w["rows_per_step"] >= 1 and w["tokens_fed"] > 0 for s in decoded.values() for w in s.values())
 
 
 def test_compare_finds_what_differs():

@@ -366,8 +366,10 @@ class CausalLM(ScoringModel):
         ``beam`` (beam sampling: candidates sampled, the most probable kept on a beam of ``beams``),
         ``greedy``, ``beam_search`` (deterministic beam search of width ``beams``). Sampling is seeded per sample
         (``seed``: one per prompt, or an int they are derived from; ``sample_seeds``), so a sample does not depend on
-        the batch it is generated in. Batches are as large as fit (``BatchSizer.generation_length``: on a GPU the KV
-        cache of prompt + ``max_new_tokens`` per row and beam counts against the token budget), with a dynamic KV cache.
+        the batch it is generated in. The prompts are decoded with continuous batching (``decode.Decoder``: one decode
+        batch sized from a memory budget, a finished prompt's rows refilled at once), with the outputs of ``generate``
+        on one prompt at a time; a model whose cache the decoder cannot manage (``continuous``) decodes on fixed
+        batches through ``generate``.
         The model's own generation defaults (top-k, temperature, repetition penalty) are not used.
         ``stop_at_newline`` ends a continuation at its first token holding a newline (prompted translation).
         """

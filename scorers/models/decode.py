@@ -22,11 +22,11 @@ import torch
 
 NEG = -1.0e9  # transformers' "impossible" score in beam search
 ROWS_CUDA = 4096  # rows decoded together at most on a GPU (logits of a 128k vocabulary: 2 GB in fp32)
-ROWS_CPU = 32  # on a CPU a step's cost grows with its rows, so more rows buy little
-TOKENS_CPU = 32 * 1024  # cache tokens (rows x width) on a CPU
+ROWS_CPU = 80  # on a CPU: 16 prompts of 5 beams, as the fixed batches before (a step costs about its rows there)
+TOKENS_CPU = 64 * 1024  # cache tokens (rows x width) on a CPU
 CUDA_SHARE = 0.85  # of the device memory free after the first prefill, what the cache and the logits may take
 HEADROOM = 32  # width growth a prompt is admitted with (a longer row evicts the newest prompts, which restart)
-REFILL = 8  # waiting prompts join once 1/REFILL of the rows is free (each join costs one prefill pass)
+REFILL = 4  # waiting prompts join once 1/REFILL of the rows is free (each join costs one prefill pass)
 
 
 @dataclass
@@ -185,6 +185,7 @@ class Request:
     top_p: float
     beams: int
     stops: set[int]
+    ends: Sequence[int] | None = None  # per prompt, the step it ends at whatever it generates (a forced end: stops ignored)
     sampling: bool = field(init=False)
     rows: int = field(init=False)
 
@@ -197,8 +198,9 @@ class Decoder:
     """Decodes prompts (token ids) of a causal model with continuous batching; ``run`` returns each prompt's
     generated ids, through its first stop token."""
 
-    def __init__(self, model, device: torch.device, pad_id: int, budget: Budget | None = None):
-        self.model, self.device, self.pad_id, self.budget = model, device, pad_id, budget
+    def __init__(self, model, device: torch.device, pad_id: int, budget: Budget | None = None, row_cap: int = ROWS_CUDA):
+        """``budget``: None on a GPU measures it from the free memory, with at most ``row_cap`` rows."""
+        self.model, self.device, self.pad_id, self.budget, self.row_cap = model, device, pad_id, budget, row_cap
         params = inspect.signature(model.forward).parameters
         self.keep_last = "logits_to_keep" in params
         self.cache_arg = "cache" if "cache" in params else "past_key_values"  # transformers 5 renamed it
@@ -293,7 +295,8 @@ class Decoder:
         self.stats.prefill_passes -= 1  # a probe, not part of the decode
         torch.cuda.synchronize(self.device)
         free, _ = torch.cuda.mem_get_info(self.device)
-        self.budget = Budget.for_memory(free, per_token, self.model.config.get_text_config().vocab_size)
+        free += torch.cuda.memory_reserved(self.device) - torch.cuda.memory_allocated(self.device)  # held by torch's allocator, unused
+        self.budget = Budget.for_memory(free, per_token, self.model.config.get_text_config().vocab_size, self.row_cap)
         return self.budget
 
     def _run(self, prompts, seeds, request: Request, budget: Budget) -> list[list[int]]:
@@ -301,10 +304,13 @@ class Decoder:
 
         rows, limit = request.rows, request.max_new_tokens
         sched = Scheduler([len(p) for p in prompts], rows, budget)
-        stops = torch.tensor(sorted(request.stops), dtype=torch.long, device=self.device)
+        stops = torch.tensor(sorted(request.stops) if request.ends is None else [], dtype=torch.long, device=self.device)
+        ends = torch.tensor(request.ends if request.ends is not None else [limit] * len(prompts), device=self.device)
+        if request.ends is not None and max(request.ends, default=1) > limit:
+            raise ValueError("a forced end past max_new_tokens")
         top_p = TopPLogitsWarper(request.top_p) if request.strategy == "nucleus" else None
         beam = request.strategy in ("beam", "beam_search")
-        keep = max(2, 1 + len(request.stops)) * rows
+        keep = max(2, 1 + len(stops)) * rows
         out: list = [None] * len(prompts)
         self.ends = [0] * len(prompts)
         tokens: dict[int, list[int]] = {}
@@ -326,10 +332,11 @@ class Decoder:
                     beams = fresh if beams is None else beams.cat(fresh)
             live = list(sched.active)
             generated = torch.tensor([sched.generated[i] for i in live], device=self.device)
+            last_step = generated + 1 >= ends[torch.tensor(live, device=self.device)]
             if beam:
-                beams, reorder, next_tokens, done = self._beam_step(logits, beams, live, generated, generators, request, stops, keep)
+                beams, reorder, next_tokens, done = self._beam_step(logits, beams, live, generated, last_step, generators, request, stops, keep)
             else:
-                next_tokens, done = self._sample_step(logits, live, generated, generators, request, stops, top_p)
+                next_tokens, done = self._sample_step(logits, live, last_step, generators, request, stops, top_p)
                 reorder = None
             sched.step()
             done_ids = [i for i, d in zip(live, done) if d]
@@ -373,7 +380,7 @@ class Decoder:
             self.stats.row_steps += len(self.last)
         return out
 
-    def _sample_step(self, logits, live, generated, generators, request: Request, stops, top_p):
+    def _sample_step(self, logits, live, last_step, generators, request: Request, stops, top_p):
         """One token per row (a prompt has one row): the argmax, or a draw from the row's own generator."""
         if not request.sampling:
             chosen = logits.argmax(-1)
@@ -381,7 +388,7 @@ class Decoder:
             scores = top_p(None, logits) if top_p is not None else logits
             probs = torch.softmax(scores, -1)
             chosen = torch.cat([torch.multinomial(probs[k : k + 1], 1, generator=generators[i]) for k, i in enumerate(live)]).squeeze(1)
-        done = torch.isin(chosen, stops) | (generated + 1 >= request.max_new_tokens)
+        done = torch.isin(chosen, stops) | last_step
         return chosen, done.tolist()
 
     def _fresh_beams(self, n: int, rows: int, limit: int) -> _Beams:
@@ -392,7 +399,7 @@ class Decoder:
                       torch.zeros((n, rows), dtype=torch.long, device=self.device), torch.zeros((n, rows), dtype=torch.bool, device=self.device),
                       torch.ones((n, 1), dtype=torch.bool, device=self.device))
 
-    def _beam_step(self, logits, b: _Beams, live, generated, generators, request: Request, stops, keep: int):
+    def _beam_step(self, logits, b: _Beams, live, generated, last_step, generators, request: Request, stops, keep: int):
         """transformers' ``_beam_search`` step for every live prompt at once, each at its own length."""
         n, rows, limit = len(live), request.rows, request.max_new_tokens
         log_probs = torch.log_softmax(logits, -1)
@@ -410,7 +417,7 @@ class Decoder:
         else:
             vals, idx = torch.topk(acc, keep)
         src_beam, tok = idx // vocab, idx % vocab
-        hits = torch.isin(tok, stops) | (generated + 1 >= limit)[:, None]
+        hits = torch.isin(tok, stops) | last_step[:, None]
 
         def extended(sel):  # the sequences of the candidates at ``sel`` [prompts, k], with their new token
             seq = b.run_seq.gather(1, src_beam.gather(1, sel)[:, :, None].expand(-1, -1, limit)).clone()
@@ -437,7 +444,7 @@ class Decoder:
         best_running = fin.run_score[:, :1] / (generated + 1).float()[:, None]
         worst = torch.where(fin.fin_flag, fin.fin_score.min(1, keepdim=True).values, torch.full_like(fin.fin_score, NEG))
         fin.improvable = b.improvable & (best_running > worst).any(-1, keepdim=True)
-        stop = ~fin.improvable[:, 0] | (generated + 1 >= limit)
+        stop = ~fin.improvable[:, 0] | last_step
         if request.strategy == "beam_search":
             stop |= fin.fin_flag.all(-1)
         offsets = torch.arange(n, device=self.device)[:, None] * rows
