@@ -64,7 +64,7 @@ def plan_workload(calls: list[dict], full_generations: int, seed: int = 0) -> di
             group = [(p, e) for p, e, r, m in drawn if (r, m) == (rows, max_new)]
             prompts, ends = [p for p, _ in group], [e for _, e in group]
             per_layout["today"].add(decode.batch_plan(prompts, ends, rows, today_batches(prompts, rows, max_new, device)))
-            per_layout["continuous"].add(decode.plan(prompts, ends, rows, budget))
+            per_layout["continuous"].add(decode.plan(prompts, ends, rows, budget, max_new))
         today, cont = per_layout["today"], per_layout["continuous"]
         out[name] = {"budget": {"rows": budget.rows, "tokens": budget.tokens}, "today": today.as_dict(), "continuous": cont.as_dict(),
                      "fewer_sequential_passes": round(today.sequential_passes / max(cont.sequential_passes, 1), 1)}

@@ -114,13 +114,10 @@ def full_profile(args) -> None:
 
     def written(per: dict, complete: bool) -> None:
         """suite-full.json as far as measured (``complete`` False until every benchmark is in)."""
-        from decode_plan import plan_suite
-
         estimates = [r["full_estimate"]["seconds"] for r in per.values() if "full_estimate" in r]
         write_result("suite-full", None, {**head, "complete": complete, "measured_wall_s": round(time.perf_counter() - t0, 2),
                                           "per_benchmark": per, "full_suite_estimate_s": round(sum(estimates), 1),
-                                          "full_suite_estimate_h": round(sum(estimates) / 3600, 2),
-                                          **({"decode_plan": plan_suite(per)} if complete else {})})
+                                          "full_suite_estimate_h": round(sum(estimates) / 3600, 2)})
 
     so_far: dict = {}
 

@@ -11,7 +11,8 @@ from wordbench.scorers.models.decode import Budget, Decoder, Request, batch_plan
 
 PROMPTS = ["", "the dog", "a cat is an animal and", "", "good is the", "hot", "the tree and the flower grow . a rose", "an oak",
            "someone who is happy is not sad . something"]
-STRATEGIES = [("ancestral", 1, 0.95), ("nucleus", 1, 0.8), ("greedy", 1, 0.95), ("beam", 3, 0.95), ("beam_search", 4, 0.95)]
+STRATEGIES = [("ancestral", 1, 0.95), ("nucleus", 1, 0.8), ("greedy", 1, 0.95), ("beam", 3, 0.95), ("beam_search", 4, 0.95),
+              ("beam", 1, 0.95), ("beam_search", 1, 0.95)]  # one beam: transformers samples, or searches greedily
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +47,7 @@ def test_continuous_decoding_equals_one_prompt_at_a_time(causal, name, strategy,
         if label == "all at once":
             assert decoder.stats.prefill_passes == 1 and decoder.stats.decode_steps == max(decoder.ends) - 1
         # the layout alone, from the lengths the prompts ended at, gives the decoder's own steps
-        assert plan([len(ids) for ids, _ in items], decoder.ends, rows, budget) == decoder.stats, label
+        assert plan([len(ids) for ids, _ in items], decoder.ends, rows, budget, 30) == decoder.stats, label
     assert restarts > 0
     # the texts differ between prompts and seeds: the check compares real work
     assert len({g.text for g in want}) > 2 or strategy in ("greedy", "beam_search")
@@ -99,6 +100,40 @@ def test_forced_ends_decode_each_prompt_to_its_given_length(causal):
         with torch.inference_mode():
             out = decoder.run(items, list(range(len(items))), Request(strategy, 12, 1.0, beams, model.stop_ids(), ends=ends))
         assert decoder.ends == ends and [len(row) for row in out] == ends
-        assert plan([len(i) for i in items], ends, beams, Budget(4 * beams)) == decoder.stats
+        assert plan([len(i) for i in items], ends, beams, Budget(4 * beams), 12) == decoder.stats
     with pytest.raises(ValueError, match="forced end"):
         Decoder(model.model, model.device, model.pad_id, Budget(4)).run(items[:1], [0], Request("greedy", 3, 1.0, 1, set(), ends=[4]))
+
+
+def test_out_of_memory_restarts_the_call_at_half_the_budget(causal, monkeypatch):
+    model = causal["gpt2"]
+    request = Request("beam", 10, 1.0, 2, model.stop_ids())
+    items = [model.encode(p).ids for p in PROMPTS]
+    decoder = Decoder(model.model, model.device, model.pad_id, Budget(8))
+    with torch.inference_mode():
+        want = decoder.run(items, list(range(len(items))), request)
+    forward, calls = Decoder._forward, [0]
+
+    def failing_once(self, *args):
+        calls[0] += 1
+        if calls[0] == 3:
+            raise torch.cuda.OutOfMemoryError("CUDA out of memory (simulated)")
+        return forward(self, *args)
+
+    monkeypatch.setattr(Decoder, "_forward", failing_once)
+    decoder = Decoder(model.model, model.device, model.pad_id, Budget(8))
+    with torch.inference_mode():
+        assert decoder.run(items, list(range(len(items))), request) == want
+    assert decoder.oom_retries == 1 and decoder.budget == Budget(4)
+    assert plan([len(i) for i in items], decoder.ends, 2, Budget(4), 10) == decoder.stats  # the attempt that finished
+
+
+def test_the_checkpoints_own_generation_settings_are_not_used(causal):
+    model = causal["llama"]
+    items = list(zip([model.encode(p).ids for p in PROMPTS], sample_seeds(2, len(PROMPTS))))
+    ours = model.generate(PROMPTS, "beam", max_new_tokens=12, beams=3, seed=2)
+    model.model.generation_config.early_stopping = True
+    try:
+        assert _one_at_a_time(model, items, "beam", 12, 0.95, 3, model.stop_ids()) == ours
+    finally:
+        model.model.generation_config.early_stopping = False

@@ -99,7 +99,7 @@ def generation_config(strategy: str, max_new_tokens: int, top_p: float, beams: i
     return GenerationConfig(
         max_new_tokens=max_new_tokens, do_sample=sampling, num_beams=beams if strategy in ("beam", "beam_search") else 1,
         # min_new_tokens takes min_length's place (transformers warns where both are set)
-        **({"early_stopping": True, "min_new_tokens": 1} if strategy == "beam_search" else {"min_length": 0}),
+        **({"early_stopping": True, "min_new_tokens": 1} if strategy == "beam_search" else {"early_stopping": False, "min_length": 0}),
         **({"top_k": 0, "top_p": top_p if strategy == "nucleus" else 1.0, "temperature": 1.0, "typical_p": 1.0,
             "epsilon_cutoff": 0.0, "eta_cutoff": 0.0} if sampling else {}),
         repetition_penalty=1.0, no_repeat_ngram_size=0, length_penalty=1.0, eos_token_id=sorted(stops) or None, **special,

@@ -24,7 +24,8 @@ NEG = -1.0e9  # transformers' "impossible" score in beam search
 ROWS_CUDA = 4096  # rows decoded together at most on a GPU (logits of a 128k vocabulary: 2 GB in fp32)
 ROWS_CPU = 80  # on a CPU: 16 prompts of 5 beams, as the fixed batches before (a step costs about its rows there)
 TOKENS_CPU = 64 * 1024  # cache tokens (rows x width) on a CPU
-CUDA_SHARE = 0.85  # of the device memory free after the first prefill, what the cache and the logits may take
+CUDA_SHARE = 0.8  # of the device memory free after the first prefill, what the cache and the logits may take
+LOGIT_BYTES = 32  # per row and vocabulary entry while a step selects: fp32 logits, log-probs or the top-p sort (values, int64 indices, softmax, cumsum)
 HEADROOM = 32  # width growth a prompt is admitted with (a longer row evicts the newest prompts, which restart)
 REFILL = 4  # waiting prompts join once 1/REFILL of the rows is free (each join costs one prefill pass)
 
@@ -38,11 +39,12 @@ class Budget:
 
     @classmethod
     def for_memory(cls, free_bytes: float, cache_bytes_per_token: float, vocab: int, row_cap: int = ROWS_CUDA) -> "Budget":
-        """The budget of a device with ``free_bytes`` left after the weights: each row's logits in fp32 (four copies
-        while a step selects) come off the top, the rest holds the cache."""
+        """The budget of a device with ``free_bytes`` left after the weights: each row's logits while a step selects
+        (``LOGIT_BYTES`` per vocabulary entry) come off the top, the rest holds the cache; what is left of the free
+        memory (1 - ``CUDA_SHARE``) is for a step's and a prefill's activations."""
         usable = free_bytes * CUDA_SHARE
-        rows = max(1, min(row_cap, int(usable / 2 / (vocab * 4 * 4))))
-        return cls(rows, max(1, int((usable - rows * vocab * 16) / cache_bytes_per_token)))
+        rows = max(1, min(row_cap, int(usable / 2 / (vocab * LOGIT_BYTES))))
+        return cls(rows, max(1, int((usable - rows * vocab * LOGIT_BYTES) / cache_bytes_per_token)))
 
 
 @dataclass
@@ -76,11 +78,13 @@ class Scheduler:
     longest live row (prompt plus generated tokens). Prompts join longest first while rows and ``rows x (width +
     HEADROOM)`` fit the budget; when a row grows past the budget, the newest prompts leave and wait again."""
 
-    def __init__(self, prompt_lengths: Sequence[int], rows: int, budget: Budget):
+    def __init__(self, prompt_lengths: Sequence[int], rows: int, budget: Budget, max_new: int | None = None):
         self.prompt, self.rows, self.budget = list(prompt_lengths), rows, budget
         self.waiting = deque(sorted(range(len(self.prompt)), key=lambda i: (-self.prompt[i], i)))
         self.active: list[int] = []
         self.generated: dict[int, int] = {}
+        self.most = max_new or HEADROOM
+        self.headroom = min(HEADROOM, self.most)  # doubles after each eviction: growth the budget keeps for a joining prompt
 
     def width(self, sources: Sequence[int] | None = None) -> int:
         sources = self.active if sources is None else sources
@@ -90,15 +94,24 @@ class Scheduler:
         rows = len(sources) * self.rows
         return rows <= self.budget.rows and (self.budget.tokens is None or rows * (self.width(sources) + extra) <= self.budget.tokens)
 
+    def _refill_due(self) -> bool:
+        """Prompts join once a 1/REFILL share of the rows and of the cache is free (each join is a prefill pass), or
+        when every waiting prompt fits."""
+        if not self.active or self._fits(self.active + list(self.waiting), self.headroom):
+            return True
+        rows = len(self.active) * self.rows
+        if self.budget.rows - rows < max(self.rows, self.budget.rows // REFILL):
+            return False
+        return self.budget.tokens is None or self.budget.tokens - rows * (self.width() + self.headroom) >= self.budget.tokens // REFILL
+
     def admit(self) -> list[int]:
         """The waiting prompts that join now (the first always joins an empty batch)."""
-        free = self.budget.rows - len(self.active) * self.rows
-        if self.active and (free < max(self.rows, self.budget.rows // REFILL) and not self._fits(self.active + list(self.waiting), HEADROOM)):
+        if not self._refill_due():
             return []
         new: list[int] = []
         while self.waiting:
             i = self.waiting[0]
-            if (self.active or new) and not self._fits(self.active + new + [i], HEADROOM):
+            if (self.active or new) and not self._fits(self.active + new + [i], self.headroom):
                 break
             new.append(self.waiting.popleft())
             self.generated[i] = 0
@@ -121,13 +134,15 @@ class Scheduler:
             self.generated[i] = 0
             self.waiting.appendleft(i)
             out.append(i)
+        if out:
+            self.headroom = min(2 * self.headroom, self.most)
         return out
 
 
-def plan(prompt_lengths: Sequence[int], output_lengths: Sequence[int], rows: int, budget: Budget) -> Stats:
+def plan(prompt_lengths: Sequence[int], output_lengths: Sequence[int], rows: int, budget: Budget, max_new: int | None = None) -> Stats:
     """The decode steps of ``Scheduler``'s layout when prompt i generates ``output_lengths[i]`` tokens (the step
-    at which it ends: its last beam finished, or its sample stopped)."""
-    sched, stats = Scheduler(prompt_lengths, rows, budget), Stats()
+    at which it ends: its last beam finished, or its sample stopped), under ``max_new`` tokens at most."""
+    sched, stats = Scheduler(prompt_lengths, rows, budget, max_new), Stats()
     pending: set[int] = set()  # prefilled, their first token not yet chosen
     while sched.waiting or sched.active:
         new = sched.admit()
@@ -188,8 +203,12 @@ class Request:
     ends: Sequence[int] | None = None  # per prompt, the step it ends at whatever it generates (a forced end: stops ignored)
     sampling: bool = field(init=False)
     rows: int = field(init=False)
+    no_first_stop: bool = field(init=False)
 
     def __post_init__(self):
+        self.no_first_stop = self.strategy == "beam_search"  # min_new_tokens=1: no stop as the first token
+        if self.strategy in ("beam", "beam_search") and self.beams == 1:  # transformers samples, or searches greedily
+            self.strategy = "ancestral" if self.strategy == "beam" else "greedy"
         self.sampling = self.strategy not in ("greedy", "beam_search")
         self.rows = self.beams if self.strategy in ("beam", "beam_search") else 1
 
@@ -206,6 +225,7 @@ class Decoder:
         self.cache_arg = "cache" if "cache" in params else "past_key_values"  # transformers 5 renamed it
         self.stats = Stats()
         self.ends: list[int] = []  # per prompt of the last ``run``: the step at which it ended (``plan``'s output length)
+        self.oom_retries = 0  # calls begun again at half the budget after CUDA ran out of memory (``stats``: the last attempt)
 
     # --- the cache: rows x layers of [heads, width, dim], left-padded -----------------------------
     def _forward(self, ids, mask, positions, cache):
@@ -281,9 +301,12 @@ class Decoder:
             except torch.cuda.OutOfMemoryError:
                 if budget.rows <= request.rows:
                     raise
-                budget = Budget(max(request.rows, budget.rows // 2), None if budget.tokens is None else budget.tokens // 2)
-                self.budget = budget
-                torch.cuda.empty_cache()
+            # outside the handler, so that the failed attempt's tensors are no longer held by its traceback
+            self.cache = self.mask = self.positions = self.last = None
+            self.oom_retries += 1
+            budget = Budget(max(request.rows, budget.rows // 2), None if budget.tokens is None else budget.tokens // 2)
+            self.budget = budget
+            torch.cuda.empty_cache()
 
     def _cuda_budget(self, prompts, request: Request) -> Budget:
         """From the memory free once a short prefill has shown the cache's bytes per token."""
@@ -303,7 +326,7 @@ class Decoder:
         from transformers import TopPLogitsWarper
 
         rows, limit = request.rows, request.max_new_tokens
-        sched = Scheduler([len(p) for p in prompts], rows, budget)
+        sched = Scheduler([len(p) for p in prompts], rows, budget, limit)
         stops = torch.tensor(sorted(request.stops) if request.ends is None else [], dtype=torch.long, device=self.device)
         ends = torch.tensor(request.ends if request.ends is not None else [limit] * len(prompts), device=self.device)
         if request.ends is not None and max(request.ends, default=1) > limit:
@@ -312,7 +335,7 @@ class Decoder:
         beam = request.strategy in ("beam", "beam_search")
         keep = max(2, 1 + len(stops)) * rows
         out: list = [None] * len(prompts)
-        self.ends = [0] * len(prompts)
+        self.ends, self.stats = [0] * len(prompts), Stats()
         tokens: dict[int, list[int]] = {}
         generators: dict[int, torch.Generator] = {}
         self.cache = self.mask = self.positions = self.last = None
@@ -336,7 +359,7 @@ class Decoder:
             if beam:
                 beams, reorder, next_tokens, done = self._beam_step(logits, beams, live, generated, last_step, generators, request, stops, keep)
             else:
-                next_tokens, done = self._sample_step(logits, live, last_step, generators, request, stops, top_p)
+                next_tokens, done = self._sample_step(logits, live, generated, last_step, generators, request, stops, top_p)
                 reorder = None
             sched.step()
             done_ids = [i for i, d in zip(live, done) if d]
@@ -380,8 +403,11 @@ class Decoder:
             self.stats.row_steps += len(self.last)
         return out
 
-    def _sample_step(self, logits, live, last_step, generators, request: Request, stops, top_p):
+    def _sample_step(self, logits, live, generated, last_step, generators, request: Request, stops, top_p):
         """One token per row (a prompt has one row): the argmax, or a draw from the row's own generator."""
+        if request.no_first_stop and bool((generated == 0).any()):
+            logits = logits.clone()
+            logits[(generated == 0).nonzero()[:, 0][:, None], stops[None, :]] = -float("inf")
         if not request.sampling:
             chosen = logits.argmax(-1)
         else:
@@ -403,7 +429,7 @@ class Decoder:
         """transformers' ``_beam_search`` step for every live prompt at once, each at its own length."""
         n, rows, limit = len(live), request.rows, request.max_new_tokens
         log_probs = torch.log_softmax(logits, -1)
-        if request.strategy == "beam_search":  # min_new_tokens=1: no stop as the first token
+        if request.no_first_stop:  # min_new_tokens=1: no stop as the first token
             first = (generated == 0).repeat_interleave(rows)
             log_probs[first.nonzero()[:, 0][:, None], stops[None, :]] = -float("inf")
         vocab = log_probs.shape[-1]
