@@ -213,6 +213,18 @@ def _plan(model_name, family, device, dtype, batch_size, revision, trust_remote_
                       _options(model_opts, "--model-option"), progress=distributed.world().main)
 
 
+def strata_text(scorer_class) -> str:
+    """What a scorer's ``--limit`` sample is stratified by: the first line of its ``stratum`` docstring."""
+    from wordbench.scorers.base import Scorer
+
+    if scorer_class.limit_help:
+        return scorer_class.limit_help
+    if scorer_class.stratum is Scorer.stratum:
+        return "nothing: a plain seeded sample"
+    doc = (scorer_class.stratum.__doc__ or "").strip()
+    return doc.split("\n")[0] if doc else "its scorer's stratum (undocumented)"
+
+
 class ScoreCommand(click.Command):
     """``score --help`` ends with every scorer's declared options, generated when the help is asked for."""
 
@@ -222,6 +234,8 @@ class ScoreCommand(click.Command):
 
         from .registry import REGISTRY
 
+        with formatter.section("--limit samples, stratified by"):
+            formatter.write_dl([(bench.name, strata_text(bench.scorer_class)) for bench in REGISTRY.values()])
         for bench in REGISTRY.values():
             rows = spec.describe(bench.scorer_class.Options)
             with formatter.section(f"{bench.name} options (--option KEY=VALUE)"):
@@ -235,7 +249,7 @@ class ScoreCommand(click.Command):
 @model_options
 @click.option("--data", help="Dataset folder, a file in the benchmark's own format (several: a.txt,b.txt), or HUB_ID@REVISION (default: build the defaults).")
 @click.option("--split", default="test", show_default=True, type=click.Choice(["dev", "test", "all"]), help="Split to score.")
-@click.option("--limit", type=click.IntRange(min=1), help="Score a seeded sample of this many items, stratified as the paper's tables (relation x bin, bin, phenomenon x reference, word group).")
+@click.option("--limit", type=click.IntRange(min=1), help="Score a seeded sample of this many items, stratified as each benchmark's tables (its strata are listed below).")
 @click.option("--config", "data_config", default="default", show_default=True, help="Dataset config to score.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True, help="Root of the run folders.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A scoring option (repeatable; part of the run signature); every benchmark's are listed below.")

@@ -95,8 +95,11 @@ class Scorer:
                 **({"metrics": f"v{self.metric_version}"} if self.metric_version != 1 else {})}
 
     # --- stratified --limit: one rule for every benchmark (benchmarks.runner.select) ---------------
+    limit_help: ClassVar[str | None] = None  # what --limit does, where it is not only a sample stratified by ``stratum``
+
     def stratum(self, row: dict) -> object:
-        """The stratum a row is sampled in (relation x bin, phenomenon x reference, ...); None: one stratum."""
+        """The stratum a row is sampled in (relation x bin, phenomenon x reference, ...); None: one stratum. The first
+        line of an override's docstring says what it stratifies by: ``score --help`` lists it under ``--limit``."""
         return None
 
     def sample_unit(self, row: dict) -> str:

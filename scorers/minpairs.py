@@ -65,6 +65,7 @@ class MinPairsScorer(PairScorer):
         self._translations: dict[str, str] = {}
 
     def stratum(self, row: dict) -> object:
+        """Phenomenon x reference type (human or machine translation), as the paper's tables."""
         return row["phenomenon"], row["reference_type"]
 
     def model_texts(self, rows: tuple, family: str) -> list[tuple[str, str]]:

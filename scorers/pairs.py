@@ -71,6 +71,7 @@ class PairScorer(Scorer):
         return self.correct(record)
 
     def stratum(self, row: dict) -> object:
+        """The group a pair is reported in (the declaration's ``group_key``)."""
         return row[self.group_key]
 
     def summarize(self, records: list[dict]) -> dict:

@@ -58,7 +58,8 @@ class ParaphraseScorer(Scorer):
         self.layer = self.options.layer
 
     def stratum(self, row: dict) -> object:
-        return row["set"]  # rare | common
+        """The word set: rare or common."""
+        return row["set"]
 
     @property
     def settings(self) -> dict[str, object]:

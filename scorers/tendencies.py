@@ -73,6 +73,7 @@ class Options(Spec):
 
 
 class TendenciesScorer(Scorer):
+    limit_help = "a plain seeded sample of that many reference lines; it also caps n, the samples per strategy"
     name = "tendencies"
     families = ("causal", "seq2seq")
     chunk_size = 64

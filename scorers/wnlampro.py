@@ -113,7 +113,8 @@ class WNLaMProScorer(Scorer):
         return {"top": TOP, "word_start_only": start, **({"faithful": True} if self.faithful else {})}
 
     def stratum(self, row: dict) -> object:
-        return row["relation"], row["keyword_bin"]  # the cells of Table 6
+        """Relation x keyword-count bin (the cells of Table 6)."""
+        return row["relation"], row["keyword_bin"]
 
     def token_labels(self, model) -> list[str]:
         """What each logit index stands for: the lower-cased word a word-start token spells; any other

@@ -192,6 +192,13 @@ def test_help_and_list_document_every_option():
         assert f"{doc.name}=" in help_text
     for word in ("word_start_only", "null_pcs", "pca_basis", "pool"):
         assert word in help_text
+    # --limit's strata come from each scorer (its stratum's docstring, or its limit_help), not from a list by hand
+    from wordbench.benchmarks.cli import strata_text
+
+    strata = help_text[help_text.index("--limit samples, stratified by"):]
+    for name, bench in REGISTRY.items():
+        text = strata_text(bench.scorer_class)
+        assert "undocumented" not in text and f"{name}  " in strata and text[:40] in " ".join(strata.split()), name
 
 
 def test_list_versions_are_the_builders():
