@@ -542,17 +542,50 @@ def null_rejection_rates(documents: Sequence[Sequence[str]], size: int, repeats:
     return {key: float(np.mean(v)) for key, v in rejected.items()}
 
 
-def bootstrap_ci(values, n_resamples: int = 1000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean of ``values`` (``scipy.stats.bootstrap``, seeded; resampled in
-    batches so memory stays ~16 MB)."""
-    x = np.asarray(values, dtype=float)
-    if x.size == 0:
+def bootstrap_ci(*samples, statistic=None, paired: bool | None = None, n_resamples: int = 1000, seed: int = 0,
+                 level: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap interval of ``statistic(*samples, axis=-1)`` (``scipy.stats.bootstrap``, seeded; resampled
+    in batches so memory stays ~16 MB). Default: the mean of one sample. ``statistic`` takes the samples and an
+    ``axis`` (vectorized, as numpy's reductions and ``spearman`` do). Several samples of one length are resampled
+    together (``paired``, the default for them: one item's values stay together, e.g. a model's score and a human
+    rating of the same word); ``paired=False`` resamples each on its own (two groups). (nan, nan) for an empty
+    sample; a statistic that every resample gives alike is its value."""
+    xs = tuple(np.asarray(x, dtype=float) for x in samples)
+    if not xs or any(x.size == 0 for x in xs):
         return float("nan"), float("nan")
-    if np.all(x == x[0]):  # every resample has the same mean (scipy warns on such data)
-        return float(x[0]), float(x[0])
-    ci = stats.bootstrap((x,), np.mean, n_resamples=n_resamples, batch=max(1, 2_000_000 // x.size), vectorized=True,
-                         method="percentile", confidence_level=level, random_state=np.random.default_rng(seed)).confidence_interval
+    if statistic is None:
+        if len(xs) != 1:
+            raise ValueError("give a statistic for several samples")
+        statistic = np.mean
+        if np.all(xs[0] == xs[0][0]):  # every resample has the same mean (scipy warns on such data)
+            return float(xs[0][0]), float(xs[0][0])
+    paired = len(xs) > 1 if paired is None else paired
+    if paired and len({x.size for x in xs}) != 1:
+        raise ValueError(f"paired samples of different lengths: {[x.size for x in xs]}")
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy warns where resamples are degenerate (a constant sample's correlation)
+        value = float(statistic(*xs, axis=-1))
+        ci = stats.bootstrap(xs, statistic, n_resamples=n_resamples, batch=max(1, 2_000_000 // max(x.size for x in xs)), vectorized=True,
+                             paired=paired, method="percentile", confidence_level=level,
+                             random_state=np.random.default_rng(seed)).confidence_interval
+    if not (np.isfinite(ci.low) and np.isfinite(ci.high)):
+        return (value, value) if np.isfinite(value) else (float("nan"), float("nan"))
     return float(ci.low), float(ci.high)
+
+
+def paired_difference_ci(a, b, statistic=np.mean, n_resamples: int = 1000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
+    """Interval of ``statistic(a) - statistic(b)`` for per-item values of two models on the same items (a paired
+    bootstrap: each resample draws the same items for both)."""
+    return bootstrap_ci(a, b, statistic=lambda x, y, axis=-1: statistic(x, axis=axis) - statistic(y, axis=axis), paired=True,
+                        n_resamples=n_resamples, seed=seed, level=level)
+
+
+def spearman(x, y, axis: int = -1):
+    """Spearman's rho along ``axis`` (vectorized over resamples, for ``bootstrap_ci``): Pearson's r of the ranks."""
+    rx, ry = stats.rankdata(x, axis=axis), stats.rankdata(y, axis=axis)
+    rx = rx - rx.mean(axis=axis, keepdims=True)
+    ry = ry - ry.mean(axis=axis, keepdims=True)
+    return (rx * ry).sum(axis=axis) / np.sqrt((rx**2).sum(axis=axis) * (ry**2).sum(axis=axis))
 
 
 def proportion_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:

@@ -141,3 +141,31 @@ def test_bootstrap_ci_is_scipy_and_equals_the_hand_percentile_bootstrap():
     assert bootstrap_ci([0.25] * 5) == (0.25, 0.25)
     lo, hi = proportion_ci(14, 50)  # Wilson: 0.28 in about [0.175, 0.417]
     assert 0.17 < lo < 0.18 and 0.41 < hi < 0.42 and proportion_ci(0, 0) != proportion_ci(0, 0)
+
+
+def test_bootstrap_takes_any_statistic_and_paired_samples():
+    from scipy import stats as sps
+
+    from wordbench.scorers.stats import bootstrap_ci, paired_difference_ci, spearman
+
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=200)
+    y = 0.6 * x + rng.normal(size=200)
+    # the mean, as before: scipy's percentile interval with the same seed
+    want = sps.bootstrap((x,), np.mean, n_resamples=1000, vectorized=True, method="percentile", random_state=np.random.default_rng(0)).confidence_interval
+    assert bootstrap_ci(x) == (float(want.low), float(want.high))
+    # a correlation: vectorized Spearman equals scipy's, and its interval is resampled by item (pairs kept together)
+    assert spearman(x, y) == pytest.approx(sps.spearmanr(x, y).statistic)
+    low, high = bootstrap_ci(x, y, statistic=spearman)
+    assert low < sps.spearmanr(x, y).statistic < high and 0.2 < low < high < 0.8
+    shuffled = bootstrap_ci(x, rng.permutation(y), statistic=spearman)
+    assert shuffled[0] < 0 < shuffled[1]
+    # the difference of two models on the same items: the paired interval is narrower than resampling them apart
+    a, b = x + 0.1, x + rng.normal(scale=0.05, size=200)
+    paired = paired_difference_ci(a, b)
+    apart = bootstrap_ci(a, b, statistic=lambda p, q, axis=-1: p.mean(axis=axis) - q.mean(axis=axis), paired=False)
+    assert paired[0] < np.mean(a - b) < paired[1] and paired[1] - paired[0] < (apart[1] - apart[0]) / 5
+    assert all(np.isnan(bootstrap_ci([])))
+    assert all(np.isnan(bootstrap_ci(np.ones(5), np.arange(5.0), statistic=spearman)))  # a constant side: no correlation
+    with pytest.raises(ValueError, match="different lengths"):
+        bootstrap_ci(x, y[:10], statistic=spearman)
