@@ -137,3 +137,11 @@ def test_the_checkpoints_own_generation_settings_are_not_used(causal):
         assert _one_at_a_time(model, items, "beam", 12, 0.95, 3, model.stop_ids()) == ours
     finally:
         model.model.generation_config.early_stopping = False
+
+
+@pytest.mark.parametrize("bad", [dict(beams=0), dict(max_new_tokens=0), dict(top_p=0.0), dict(top_p=1.5)])
+def test_impossible_settings_are_refused_in_one_line(causal, bad):
+    kw = {"max_new_tokens": 4, "beams": 2, "top_p": 0.9, **bad}
+    with pytest.raises(ValueError, match="must be >= 1") as info:
+        causal["gpt2"].generate(["the dog"], "beam" if "beams" in bad else "nucleus", **kw)
+    assert "\n" not in str(info.value)

@@ -206,6 +206,9 @@ class Request:
     no_first_stop: bool = field(init=False)
 
     def __post_init__(self):
+        if self.beams < 1 or self.max_new_tokens < 1 or not 0 < self.top_p <= 1:
+            raise ValueError(f"beams and max_new_tokens must be >= 1 and top_p in (0, 1]; got beams={self.beams}, "
+                             f"max_new_tokens={self.max_new_tokens}, top_p={self.top_p}")
         self.no_first_stop = self.strategy == "beam_search"  # min_new_tokens=1: no stop as the first token
         if self.strategy in ("beam", "beam_search") and self.beams == 1:  # transformers samples, or searches greedily
             self.strategy = "ancestral" if self.strategy == "beam" else "greedy"
