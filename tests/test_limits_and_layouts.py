@@ -86,7 +86,10 @@ def test_options_help_names_the_model_bound():
 @pytest.mark.parametrize("name", ["gpt2", "llama", "marian"])
 def test_generation_past_the_positions_is_refused_before_it_starts(tiny_models, name, monkeypatch):
     model = load_model(str(tiny_models[name]), device="cpu")
+    from wordbench.scorers.models.decode import Decoder
+
     monkeypatch.setattr(model.model, "generate", lambda *a, **k: pytest.fail("generated"))
+    monkeypatch.setattr(Decoder, "run", lambda *a, **k: pytest.fail("decoded"))
     with pytest.raises(ModelError, match=r"needs \d+ positions, but .* takes 64"):
         model.generate(["a dog"], "greedy", max_new_tokens=70)
     if name == "marian":  # a translation ends at EOS: its bound is capped at the decoder's positions, not refused

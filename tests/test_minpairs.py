@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections import Counter
@@ -1105,14 +1106,24 @@ def test_translations_decode_as_fairseq(tiny_models, monkeypatch):
 
     search, sampling = generation_config("beam_search", 8, 1.0, 5, {2}), generation_config("beam", 8, 1.0, 5, {2})
     assert (search.early_stopping, search.min_new_tokens) == (True, 1)
-    assert (sampling.early_stopping, sampling.min_new_tokens) == (None, None)
-    for name, prompt in (("gpt2", "E: {source}\\nG:"), ("marian", None)):
+    assert (sampling.early_stopping, sampling.min_new_tokens) == (False, None)  # off, whatever the checkpoint says
+    from wordbench.scorers.models.decode import Decoder
+
+    requests, run = [], Decoder.run
+    monkeypatch.setattr(Decoder, "run", lambda self, prompts, seeds, request: requests.append(request) or run(self, prompts, seeds, request))
+    for name, prompt, continuous in (("gpt2", "E: {source}\\nG:", True), ("gpt2", "E: {source}\\nG:", False), ("marian", None, None)):
         model = load_model(str(tiny_models[name]))
-        seen = []
+        if continuous is not None:
+            assert model.continuous
+            model.__dict__["continuous"] = continuous  # the continuous decoder, or generate on fixed batches
+        seen, requests[:] = [], []
         original = model.model.generate
         monkeypatch.setattr(model.model, "generate", lambda _original=original, **kw: seen.append(kw["generation_config"]) or _original(**kw))
         out = translate(model, ["a dog ."], beam=3, prompt=prompt, max_new_tokens=4)
-        assert [(c.num_beams, c.early_stopping, c.min_new_tokens, c.do_sample) for c in seen] == [(3, True, 1, False)], name
+        if continuous:
+            assert not seen and [(r.strategy, r.rows, r.no_first_stop, r.sampling) for r in requests] == [("beam_search", 3, True, False)]
+        else:
+            assert [(c.num_beams, c.early_stopping, c.min_new_tokens, c.do_sample) for c in seen] == [(3, True, 1, False)], name
         assert len(out) == 1
     scorer = MinPairsScorer()
     assert scorer.signature_settings("causal")["beam_stop"] == scorer.signature_settings("seq2seq")["beam_stop"] == TRANSLATION_STOP
@@ -1120,9 +1131,10 @@ def test_translations_decode_as_fairseq(tiny_models, monkeypatch):
 
 
 def test_beam_translations_share_batches_on_a_cpu(tiny_models, monkeypatch):
-    """On a CPU the token budget counts a generated item's prompt only (a GPU counts its KV cache: prompt and new
-    tokens, per beam), so beam translations of several sources go through one generate call, with the translations
-    of one source at a time."""
+    """Beam translations of several sources share one decode batch (the continuous decoder: one prefill for all four,
+    their beams decoded together), with the translations of one source at a time. Fixed batches (models the decoder
+    does not take) count a generated item's prompt only on a CPU (a GPU counts its KV cache: prompt and new tokens,
+    per beam)."""
     import torch
 
     from wordbench.scorers.models import load_model
@@ -1132,12 +1144,11 @@ def test_beam_translations_share_batches_on_a_cpu(tiny_models, monkeypatch):
     assert BatchSizer("auto", torch.device("cuda")).generation_length(30, 256, 5) == 286 * 5
     assert BatchSizer("auto", torch.device("cpu")).generation_length(30, 256, 5) == 30 * 5
     gpt2 = load_model(str(tiny_models["gpt2"]), batch_size="auto")
-    gpt2.sizer.tokens = 256  # a budget the KV cache of one source's 3 beams (prompt + 40 new tokens each) would fill
-    calls = []
-    original = gpt2.model.generate
-    monkeypatch.setattr(gpt2.model, "generate", lambda **kw: calls.append(len(kw["input_ids"])) or original(**kw))
     sources = ["a dog .", "the cat sat on the mat .", "hot is cold .", "a big red bus ."]
+    before = dataclasses.replace(gpt2.decoding)
     together = translate(gpt2, sources, beam=3, prompt="E: {source}\\nG:", max_new_tokens=40)
-    assert calls == [4]
+    assert gpt2.decoding.prefill_passes - before.prefill_passes == 1  # the four sources joined at once
+    steps = gpt2.decoding.decode_steps - before.decode_steps
+    assert (gpt2.decoding.row_steps - before.row_steps) / steps > 3  # more than one source's beams per step
     gpt2.batch_size = 1
     assert [translate(gpt2, [s], beam=3, prompt="E: {source}\\nG:", max_new_tokens=40)[0] for s in sources] == together
