@@ -216,6 +216,12 @@ class Request:
         self.rows = self.beams if self.strategy in ("beam", "beam_search") else 1
 
 
+def _no_first_stop(scores: torch.Tensor, first: torch.Tensor, stops: torch.Tensor) -> torch.Tensor:
+    """``scores`` with the stops impossible in the rows choosing their first token (``first``): min_new_tokens=1."""
+    scores[first.nonzero()[:, 0][:, None], stops[None, :]] = -float("inf")
+    return scores
+
+
 class Decoder:
     """Decodes prompts (token ids) of a causal model with continuous batching; ``run`` returns each prompt's
     generated ids, through its first stop token."""
@@ -409,8 +415,7 @@ class Decoder:
     def _sample_step(self, logits, live, generated, last_step, generators, request: Request, stops, top_p):
         """One token per row (a prompt has one row): the argmax, or a draw from the row's own generator."""
         if request.no_first_stop and bool((generated == 0).any()):
-            logits = logits.clone()
-            logits[(generated == 0).nonzero()[:, 0][:, None], stops[None, :]] = -float("inf")
+            logits = _no_first_stop(logits.clone(), generated == 0, stops)
         if not request.sampling:
             chosen = logits.argmax(-1)
         else:
@@ -432,9 +437,8 @@ class Decoder:
         """transformers' ``_beam_search`` step for every live prompt at once, each at its own length."""
         n, rows, limit = len(live), request.rows, request.max_new_tokens
         log_probs = torch.log_softmax(logits, -1)
-        if request.no_first_stop:  # min_new_tokens=1: no stop as the first token
-            first = (generated == 0).repeat_interleave(rows)
-            log_probs[first.nonzero()[:, 0][:, None], stops[None, :]] = -float("inf")
+        if request.no_first_stop:
+            log_probs = _no_first_stop(log_probs, (generated == 0).repeat_interleave(rows), stops)
         vocab = log_probs.shape[-1]
         acc = (log_probs.view(n, rows, vocab) + b.run_score[:, :, None]).view(n, rows * vocab)
         if request.sampling:
