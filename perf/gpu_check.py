@@ -517,8 +517,8 @@ def suite(check: Check, model, name: str, data: dict, root: Path, budget_s: floa
             out["full_submission_gpu_minutes"] = round(sum(w["full_gpu_minutes"] for w in done), 1)
 
 
-DECODE_SWEEP = (1024, 4096, 16384)  # row caps tried by the decode step (the cache's share from the free memory)
-DECODE_SOURCES = 1024  # CUDA: prompts per benchmark and setting; --cpu: DECODE_SOURCES_CPU under one setting
+DECODE_SWEEP = (4096, 8192, 16384)  # row caps tried by the decode step (the cache's share from the free memory)
+DECODE_SOURCES = 4096  # CUDA: prompts per benchmark and setting (minpairs: 20,480 rows, past the largest cap); --cpu: DECODE_SOURCES_CPU under one setting
 DECODE_SOURCES_CPU = 6
 DECODE_BUDGET_S = 60  # CUDA: settings after this many seconds of the step are left out (the check keeps within 8 minutes)
 

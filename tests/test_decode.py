@@ -36,9 +36,14 @@ def test_continuous_decoding_equals_one_prompt_at_a_time(causal, name, strategy,
     want = _one_at_a_time(model, items, strategy, 30, top_p, beams, request.stops)
     rows = request.rows
     monkeypatch.setattr(decode, "HEADROOM", 4)  # rows outgrow what they were admitted with: the newest are evicted
-    budgets = {"all at once": Budget(100 * rows), "two at a time": Budget(2 * rows), "tight cache": Budget(4 * rows, 4 * rows * 24)}
+    budgets = {"all at once": (Budget(100 * rows), {}),
+               "two at a time, selecting one prompt at a time": (Budget(2 * rows, select=1), {}),
+               "tight cache": (Budget(4 * rows, 4 * rows * 24), {}),
+               "tight cache, reserving the lengths seen": (Budget(4 * rows, 4 * rows * 24, 2 * rows), {"SEEN": 2})}
     restarts = 0
-    for label, budget in budgets.items():
+    for label, (budget, settings) in budgets.items():
+        for name_, value in settings.items():
+            monkeypatch.setattr(decode, name_, value)
         decoder = Decoder(model.model, model.device, model.pad_id, budget)
         with torch.inference_mode():
             got = decoder.run([ids for ids, _ in items], [s for _, s in items], request)
@@ -88,6 +93,31 @@ def test_a_batched_layout_runs_to_its_longest_output_and_the_continuous_one_refi
     assert fixed.decode_steps == 4 * 4 + 199
     continuous = plan(prompts, outputs, 5, Budget(8 * 5))
     assert continuous.decode_steps == 199 and continuous.sequential_passes < fixed.sequential_passes
+
+
+def test_admission_reserves_the_output_lengths_seen_not_a_fixed_headroom(monkeypatch):
+    """Once a call has finished ``SEEN`` prompts, a joining prompt reserves the cache to reach their usual length, so
+    more prompts share a step than under the fixed headroom; a prompt outgrowing it evicts the newest, which restart."""
+    prompts, budget = [10] * 200, Budget(1000, 16 * 20)
+    short = plan(prompts, [5] * 200, 1, budget, 64)
+    monkeypatch.setattr(decode, "SEEN", 10**9)
+    headroom = plan(prompts, [5] * 200, 1, budget, 64)
+    assert short.decode_steps * 2 < headroom.decode_steps and short.restarts == headroom.restarts == 0
+    assert short.rows_per_step > 2 * headroom.rows_per_step
+    monkeypatch.undo()
+    runaways = plan(prompts, [5] * 190 + [40] * 10, 1, budget, 64)
+    assert runaways.restarts > 0 and runaways.row_steps >= 190 * 4 + 10 * 39
+
+
+def test_a_memory_budget_leaves_room_for_one_chunk_of_selection_and_each_rows_logits():
+    free, per_token, vocab = 60e9, 131072, 128256
+    budget = Budget.for_memory(free, per_token, vocab)
+    assert budget.rows == decode.ROWS_CUDA
+    assert budget.select == decode.SELECT_ROWS
+    used = budget.tokens * per_token + budget.rows * vocab * decode.LOGIT_BYTES + budget.select * vocab * decode.SELECT_BYTES
+    assert free * decode.CUDA_SHARE - per_token < used <= free * decode.CUDA_SHARE
+    small = Budget.for_memory(2e9, per_token, vocab)  # a small device: smaller chunks and fewer rows, still a cache
+    assert small.select < decode.SELECT_ROWS and small.rows < decode.ROWS_CUDA and small.tokens * per_token > 0.2e9
 
 
 def test_forced_ends_decode_each_prompt_to_its_given_length(causal):

@@ -13,6 +13,7 @@ does not have, from its memory).
 
 from __future__ import annotations
 
+import bisect
 import inspect
 from collections import deque
 from dataclasses import dataclass, field
@@ -21,13 +22,17 @@ from typing import Sequence
 import torch
 
 NEG = -1.0e9  # transformers' "impossible" score in beam search
-ROWS_CUDA = 4096  # rows decoded together at most on a GPU (logits of a 128k vocabulary: 2 GB in fp32)
+ROWS_CUDA = 8192  # rows decoded together at most on a GPU (their logits of a 128k vocabulary: 6 GB)
 ROWS_CPU = 80  # on a CPU: 16 prompts of 5 beams, as the fixed batches before (a step costs about its rows there)
 TOKENS_CPU = 64 * 1024  # cache tokens (rows x width) on a CPU
 CUDA_SHARE = 0.8  # of the device memory free after the first prefill, what the cache and the logits may take
-LOGIT_BYTES = 32  # per row and vocabulary entry while a step selects: fp32 logits, log-probs or the top-p sort (values, int64 indices, softmax, cumsum)
+LOGIT_BYTES = 6  # per row and vocabulary entry: a step's logits in the model's dtype and in fp32
+SELECT_ROWS = 1024  # a step selects the next tokens of this many rows at a time (more if one prompt has more beams)
+SELECT_BYTES = 32  # per selecting row and vocabulary entry: log-probs, beam scores or the top-p sort (values, int64 indices, softmax, cumsum)
 HEADROOM = 32  # width growth a prompt is admitted with (a longer row evicts the newest prompts, which restart)
 REFILL = 4  # waiting prompts join once 1/REFILL of the rows is free (each join costs one prefill pass)
+SEEN = 8  # outputs a call has finished before their lengths, not HEADROOM, set the growth a joining prompt reserves
+QUANTILE = 0.9  # of those lengths: a prompt reserves room to reach it (one that outgrows it evicts the newest prompts)
 
 
 @dataclass
@@ -36,15 +41,19 @@ class Budget:
 
     rows: int
     tokens: int | None = None
+    select: int = SELECT_ROWS  # rows whose next tokens a step selects at a time
 
     @classmethod
     def for_memory(cls, free_bytes: float, cache_bytes_per_token: float, vocab: int, row_cap: int = ROWS_CUDA) -> "Budget":
-        """The budget of a device with ``free_bytes`` left after the weights: each row's logits while a step selects
-        (``LOGIT_BYTES`` per vocabulary entry) come off the top, the rest holds the cache; what is left of the free
-        memory (1 - ``CUDA_SHARE``) is for a step's and a prefill's activations."""
+        """The budget of a device with ``free_bytes`` left after the weights: one chunk of selection (``SELECT_BYTES``
+        per row and vocabulary entry, a quarter of the memory at most) and each row's logits (``LOGIT_BYTES``) come off
+        the top, the rest holds the cache; what is left of the free memory (1 - ``CUDA_SHARE``) is for a step's and a
+        prefill's activations."""
         usable = free_bytes * CUDA_SHARE
+        select = max(1, min(SELECT_ROWS, int(usable / 4 / (vocab * SELECT_BYTES))))
+        usable -= select * vocab * SELECT_BYTES
         rows = max(1, min(row_cap, int(usable / 2 / (vocab * LOGIT_BYTES))))
-        return cls(rows, max(1, int((usable - rows * vocab * LOGIT_BYTES) / cache_bytes_per_token)))
+        return cls(rows, max(1, int((usable - rows * vocab * LOGIT_BYTES) / cache_bytes_per_token)), select)
 
 
 @dataclass
@@ -85,36 +94,57 @@ class Scheduler:
         self.generated: dict[int, int] = {}
         self.most = max_new or HEADROOM
         self.headroom = min(HEADROOM, self.most)  # doubles after each eviction: growth the budget keeps for a joining prompt
+        self.seen: list[int] = []  # the output lengths of the prompts finished so far, sorted
+        self.quantile = QUANTILE  # rises to the longest seen after an eviction
 
     def width(self, sources: Sequence[int] | None = None) -> int:
         sources = self.active if sources is None else sources
         return max((self.prompt[i] + self.generated.get(i, 0) for i in sources), default=0)
 
-    def _fits(self, sources: Sequence[int], extra: int) -> bool:
-        rows = len(sources) * self.rows
-        return rows <= self.budget.rows and (self.budget.tokens is None or rows * (self.width(sources) + extra) <= self.budget.tokens)
+    def _expected(self) -> int | None:
+        """The output length a prompt is expected to reach: the ``quantile`` of the lengths seen in this call."""
+        if len(self.seen) < SEEN:
+            return None
+        return self.seen[min(len(self.seen) - 1, int(self.quantile * len(self.seen)))]
 
-    def _refill_due(self) -> bool:
+    def _reach(self, sources: Sequence[int]) -> int:
+        """The width ``sources`` are expected to reach: each grows to the expected output length (past it, by one
+        more step), or by ``headroom`` while no length is known."""
+        expected = self._expected()
+        if expected is None:
+            return self.width(sources) + self.headroom
+        return max((self.prompt[i] + max(self.generated.get(i, 0) + 1, expected) for i in sources), default=0)
+
+    def _fits(self, rows: int, width: int) -> bool:
+        return rows <= self.budget.rows and (self.budget.tokens is None or rows * width <= self.budget.tokens)
+
+    def _refill_due(self, reach: int) -> bool:
         """Prompts join once a 1/REFILL share of the rows and of the cache is free (each join is a prefill pass), or
         when every waiting prompt fits."""
-        if not self.active or self._fits(self.active + list(self.waiting), self.headroom):
-            return True
         rows = len(self.active) * self.rows
+        # waiting[0] is the longest waiting prompt: they wait longest first, and an evicted one joined before the rest
+        if not self.active or self._fits(rows + len(self.waiting) * self.rows, max(reach, self._reach([self.waiting[0]] if self.waiting else []))):
+            return True
         if self.budget.rows - rows < max(self.rows, self.budget.rows // REFILL):
             return False
-        return self.budget.tokens is None or self.budget.tokens - rows * (self.width() + self.headroom) >= self.budget.tokens // REFILL
+        return self.budget.tokens is None or self.budget.tokens - rows * reach >= self.budget.tokens // REFILL
 
     def admit(self) -> list[int]:
-        """The waiting prompts that join now (the first always joins an empty batch)."""
-        if not self._refill_due():
+        """The waiting prompts that join now, longest first, while the rows and the width all are expected to reach
+        fit the budget (the first always joins an empty batch)."""
+        reach = self._reach(self.active)
+        if not self._refill_due(reach):
             return []
         new: list[int] = []
+        rows = len(self.active) * self.rows
         while self.waiting:
             i = self.waiting[0]
-            if (self.active or new) and not self._fits(self.active + new + [i], self.headroom):
+            wider = max(reach, self._reach([i]))
+            if (self.active or new) and not self._fits(rows + self.rows, wider):
                 break
             new.append(self.waiting.popleft())
             self.generated[i] = 0
+            rows, reach = rows + self.rows, wider
         self.active += new
         return new
 
@@ -124,18 +154,21 @@ class Scheduler:
 
     def finish(self, done: Sequence[int]) -> None:
         gone = set(done)
+        for i in gone:
+            bisect.insort(self.seen, self.generated[i])
         self.active = [i for i in self.active if i not in gone]
 
     def evict(self) -> list[int]:
         """The newest prompts, put back first in line, until the next step's width fits the budget."""
         out = []
-        while len(self.active) > 1 and not self._fits(self.active, 1):
+        while len(self.active) > 1 and not self._fits(len(self.active) * self.rows, self.width() + 1):
             i = self.active.pop()
             self.generated[i] = 0
             self.waiting.appendleft(i)
             out.append(i)
         if out:
             self.headroom = min(2 * self.headroom, self.most)
+            self.quantile = 1.0
         return out
 
 
@@ -313,7 +346,7 @@ class Decoder:
             # outside the handler, so that the failed attempt's tensors are no longer held by its traceback
             self.cache = self.mask = self.positions = self.last = None
             self.oom_retries += 1
-            budget = Budget(max(request.rows, budget.rows // 2), None if budget.tokens is None else budget.tokens // 2)
+            budget = Budget(max(request.rows, budget.rows // 2), None if budget.tokens is None else budget.tokens // 2, budget.select)
             self.budget = budget
             torch.cuda.empty_cache()
 
@@ -366,10 +399,13 @@ class Decoder:
             generated = torch.tensor([sched.generated[i] for i in live], device=self.device)
             last_step = generated + 1 >= ends[torch.tensor(live, device=self.device)]
             if beam:
-                beams, reorder, next_tokens, done = self._beam_step(logits, beams, live, generated, last_step, generators, request, stops, keep)
+                beams, reorder, next_tokens, done = self._select(
+                    len(live), rows, budget.select, lambda sel, n: self._beam_step(logits[n], beams.take(sel), live[sel], generated[sel], last_step[sel], generators, request, stops, keep))
             else:
-                next_tokens, done = self._sample_step(logits, live, generated, last_step, generators, request, stops, top_p)
+                next_tokens, done = self._select(
+                    len(live), rows, budget.select, lambda sel, n: self._sample_step(logits[n], live[sel], generated[sel], last_step[sel], generators, request, stops, top_p))
                 reorder = None
+            logits = None  # freed before the next forward makes its own
             sched.step()
             done_ids = [i for i, d in zip(live, done) if d]
             for i in done_ids:
@@ -411,6 +447,23 @@ class Decoder:
             self.stats.decode_steps += 1
             self.stats.row_steps += len(self.last)
         return out
+
+    @staticmethod
+    def _select(prompts: int, rows: int, chunk: int, step):
+        """``step(prompts, their rows)`` over chunks of about ``chunk`` rows (``Budget.select``), so that a step's selection holds
+        the memory of one chunk; the chunks' outputs joined as one call's. Each prompt selects alone, so chunks do
+        not change what it selects."""
+        per = max(1, chunk // rows)
+        parts = [step(slice(s, s + per), slice(s * rows, (s + per) * rows)) for s in range(0, prompts, per)]
+        if len(parts) == 1:
+            return parts[0]
+        if len(parts[0]) == 2:  # sampling: tokens, done
+            return torch.cat([p[0] for p in parts]), [d for p in parts for d in p[1]]
+        fin = parts[0][0]
+        for p in parts[1:]:
+            fin = fin.cat(p[0])
+        reorder = torch.cat([p[1] + k * per * rows for k, p in enumerate(parts)])
+        return fin, reorder, torch.cat([p[2] for p in parts]), [d for p in parts for d in p[3]]
 
     def _sample_step(self, logits, live, generated, last_step, generators, request: Request, stops, top_p):
         """One token per row (a prompt has one row): the argmax, or a draw from the row's own generator."""
