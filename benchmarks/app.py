@@ -1,6 +1,6 @@
 """The leaderboard app (``wordbench serve``, and a Hub Space from ``wordbench space export``): four tabs over the queue
 and the results dataset. A thin layer: submissions go through ``submit.admit`` (the admission ``wordbench submit``
-runs), requests are read through the ``Queue`` interface and the table is ``leaderboard.board``. Every view is a
+runs), requests are read through the ``Queue`` interface and the table is ``ranking.board``. Every view is a
 function returning text, so a fault (a damaged request file, a missing results folder, a read-only queue) is a
 message in the page while the server goes on; Gradio is imported only by ``build_app``."""
 
@@ -19,7 +19,10 @@ from wordbench.text import as_code, as_html, as_markdown, typed_line
 
 from . import __version__
 from .hubfaults import scrub
-from .leaderboard import RANKS_TEXT, BOARD_STYLE, board, damaged_files, board_heads, board_profiles, board_html, board_label as row_label, sort_board, stored_summaries
+from .ranking import RANKS_TEXT, board, board_profiles, sort_board
+from .board_page import BOARD_STYLE, board_heads, board_html, board_label as row_label
+from .submissions import damaged_files
+from .results_folder import stored_summaries
 from .packaged import packaged
 from .queue import DTYPES, STATUSES, open_queue
 from .registry import get
@@ -250,7 +253,7 @@ class Leaderboard:
         if not benchmark:
             return ""
         try:
-            from .leaderboard import side_by_side_markdown
+            from .board_page import side_by_side_markdown
 
             try:
                 published = stored_summaries(self.results_folder())

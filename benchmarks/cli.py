@@ -503,7 +503,9 @@ def leaderboard(folder, out, html_page):
     """Print the leaderboard of a results folder (publish-results --local, or a downloaded results repo)."""
     from wordbench.files import check_output_file, write_output
 
-    from .leaderboard import leaderboard_html, leaderboard_markdown, stored_runs, submissions_markdown
+    from .board_page import leaderboard_html, leaderboard_markdown, submissions_markdown
+
+    from .results_folder import stored_runs
 
     for path, flag in ((out, "--out"), (html_page, "--html")):
         if path:

@@ -195,17 +195,18 @@ def publish(name: str, repo_id: str | None, version: str, local: Path | None = N
 
 def publish_results(runs: list[Path], repo_id: str | None = None, records: bool = True, dry_run: bool = False,
                     token: str | None = None, local: Path | None = None, submission: dict | None = None) -> tuple[Path, dict]:
-    """Add runs to a results dataset (``benchmarks.leaderboard``): the folder ``local`` (default
+    """Add runs to a results dataset (``benchmarks.leaderboard.collect``): the folder ``local`` (default
     ``publish/results-ORG-NAME``), first filled with the Hub repository's current contents when it exists; then
     (unless ``dry_run`` or no ``repo_id``) uploaded in one commit. Returns the folder and what it holds."""
     from . import leaderboard
+    from .results_folder import check_results_folder
 
     if repo_id is None and local is None:
         raise ConfigError("give --repo-id ORG/NAME (the Hub results dataset) or --local DIR (a folder), or both")
     if repo_id is not None:
         check_repo_id(repo_id)
     folder = Path(local) if local else Path("publish") / f"results-{repo_id.replace('/', '-')}"
-    leaderboard.check_results_folder(folder)
+    check_results_folder(folder)
     check_writable(folder, "--local")
     api = None
     if repo_id is not None and not dry_run:

@@ -26,7 +26,7 @@ from wordbench.spec import check_range, convert, opt
 from wordbench.text import folded
 
 from .hubfaults import hub_errors
-from .leaderboard import MARKER as RESULTS_MARKER
+from .results_folder import MARKER as RESULTS_MARKER
 from .suite import parse_names
 from .registry import get
 

@@ -18,7 +18,7 @@ from .hub import load_data
 from .registry import get
 from .results import RunFolder, for_tables
 from .scoring import precision_line, select
-from .signature import metric_version, with_metric_version
+from .signature import metric_version, signature_limit, with_metric_version
 
 
 class UpToDate(ConfigError):
@@ -43,11 +43,11 @@ def rescore(run_path: Path, data: str | None = None, out: Path | None = None, pr
     if not summary["signature"].startswith(data_sig + "|"):
         raise ConfigError(f"{run.path} was scored on other data than {spec or 'the default build'} ({data_sig}): give its "
                           "data with --data")
-    limit = re.search(r"\|limit:(\d+)(\||$)", summary["signature"])
+    limit = signature_limit(summary["signature"])
     config = re.search(r"\|config:([^|]+)", summary["signature"])
     config = config.group(1) if config else "default"
-    rows = select(dataset, config, summary["split"], int(limit.group(1)) if limit else None, scorer=scorer)
-    scorer.prepare(RunContext(data=dataset, rows=tuple(rows), limit=int(limit.group(1)) if limit else None,
+    rows = select(dataset, config, summary["split"], limit, scorer=scorer)
+    scorer.prepare(RunContext(data=dataset, rows=tuple(rows), limit=limit,
                               faithful=scorer.faithful, paper=scorer.paper, config=config, split=summary["split"]))
     wanted = [it["id"] for it in scorer.work_items(rows)]
     have = {r["id"]: r for r in run.records()}

@@ -63,3 +63,9 @@ def with_metric_version(signature: str, version: int) -> str:
     parts = [p for p in signature.split("|") if not METRICS.match(p)]
     at = next(i for i, p in enumerate(parts) if p.startswith("model:"))
     return "|".join(parts[:at] + ([f"metrics:v{version}"] if version != 1 else []) + parts[at:])
+
+
+def signature_limit(signature: str) -> int | None:
+    """The ``--limit`` a run's signature names (``|limit:200|``); None: every item."""
+    found = re.search(r"\|limit:(\d+)(\||$)", signature)
+    return int(found.group(1)) if found else None

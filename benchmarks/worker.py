@@ -63,7 +63,7 @@ def check_results(results: str | Path) -> None:
     a symlink) that accepts files. Checked before any request is claimed, so nothing is scored for a target that fails."""
     from wordbench.files import check_writable
 
-    from .leaderboard import check_results_folder
+    from .results_folder import check_results_folder
     from .publish import check_repo_id
 
     text = str(results)
@@ -94,12 +94,12 @@ def publish_locked(runs: list[Path], results: str | Path, token: str | None = No
 
 
 def submission_entry(request: Request, plan, skipped: dict, seconds: dict | None = None) -> dict:
-    """What the leaderboard shows of a scored request beside its runs (``leaderboard.record_submission``): keyed as its
+    """What the leaderboard shows of a scored request beside its runs (``submissions.record_submission``): keyed as its
     summaries name the model, with the weights' precision read from the files (a GGUF's quantisation, not the dtype),
     and what scoring it took (``seconds``: per benchmark and the model's loads, on ``device``: cuda, cpu, mps)."""
     from wordbench.identity import weights_precision
 
-    from .leaderboard import hub_link
+    from .ranking import hub_link
 
     source = Path(request.model)
     if not source.exists():  # a Hub model: its files are in the Hub cache after scoring

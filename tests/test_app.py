@@ -68,7 +68,8 @@ def hostile_model(models, folder: Path, marker: Path) -> Path:
 # The shared table -------------------------------------------------------------------------------------------------
 
 def test_table_has_a_row_per_model_with_why_cells_are_empty_and_sorts_missing_last(scored):
-    from wordbench.benchmarks.leaderboard import board, board_html, board_profiles, sort_board
+    from wordbench.benchmarks.ranking import board, board_profiles, sort_board
+    from wordbench.benchmarks.board_page import board_html
 
     names, rows = board(scored[1])
     by = {r["model"]: r for r in rows}
@@ -225,7 +226,8 @@ def test_a_queue_on_a_real_read_only_file_system(models, site, tmp_path):
 
 def test_details_show_a_models_reports_and_figures(scored):
     from wordbench.benchmarks.app import Leaderboard
-    from wordbench.benchmarks.leaderboard import board, board_label
+    from wordbench.benchmarks.ranking import board
+    from wordbench.benchmarks.board_page import board_label
 
     lb = Leaderboard(str(scored[0]), str(scored[1]))
     _, rows = board(scored[1])
@@ -238,7 +240,7 @@ def test_details_show_a_models_reports_and_figures(scored):
 
 
 def test_side_by_side_puts_models_in_columns_and_curves_one_row_per_layer():
-    from wordbench.benchmarks.leaderboard import side_by_side_markdown
+    from wordbench.benchmarks.board_page import side_by_side_markdown
 
     runs = [{"model": {"name": m, "dtype": "fp32"}, "n": 5, "metrics": {"layers": {"bleached": {"vast": v, "n": 5}}, "r": r, "r_ci": [0.1, 0.3]}}
             for m, v, r in (("a", [0.1, 0.2], 0.2), ("b", [0.3, 0.4], 0.5))]
@@ -540,7 +542,7 @@ def assert_text_only(html: str) -> None:
 
 def test_typed_text_is_shown_as_text_in_every_view(models, site, tmp_path):
     from wordbench.benchmarks.app import Leaderboard
-    from wordbench.benchmarks.leaderboard import board_label
+    from wordbench.benchmarks.board_page import board_label
 
     queue, results = site
     lb = Leaderboard(str(queue), str(results), allow_local=True)
@@ -658,7 +660,7 @@ def test_damaged_results_files_are_named_in_the_page(site):
     table = Leaderboard(str(queue), str(results)).table()
     assert table.count("Damaged, left out of the table") == 2 and str(summary) in table and str(entry) in table
     assert "not a JSON summary" in table and "not a submission entry" in table
-    from wordbench.benchmarks.leaderboard import board
+    from wordbench.benchmarks.ranking import board
 
     cells = [c for r in board(results)[1] for c in r["cells"].values() if c["text"] == "damaged"]
     assert len(cells) == 1 and str(summary) in cells[0]["why"]  # the cell says damaged, not "never published"

@@ -39,7 +39,7 @@ def test_page_has_a_sortable_submissions_table_and_fetches_nothing(results):
 def test_page_renders_and_sorts_in_a_headless_browser(results, tmp_path):
     if CHROMIUM is None:  # make install installs it; in CI (CI set) a missing browser fails rather than skips
         (pytest.fail if os.environ.get("CI") else pytest.skip)("chromium is not installed (apt-get install chromium)")
-    from wordbench.benchmarks.leaderboard import submission_rows
+    from wordbench.benchmarks.results_folder import submission_rows
 
     _, rows = submission_rows(results)
     values = {r["model"]: r["cells"]["wnlampro"]["value"] for r in rows}
@@ -84,7 +84,9 @@ def _cells_per_row(markdown: str) -> list[list[int]]:
 def test_a_model_name_holding_markup_or_pipes_stays_text_and_a_run_given_twice_is_stored_once(results, tmp_path):
     import json
 
-    from wordbench.benchmarks.leaderboard import collect, metric_cells
+    from wordbench.benchmarks.leaderboard import collect
+
+    from wordbench.benchmarks.results_folder import metric_cells
 
     stored = sorted(results.glob("runs/wnlampro/*/*"))[0]
     hostile = tmp_path / "runs" / "wnlampro" / "hostile" / stored.name
@@ -139,7 +141,8 @@ def test_a_summary_that_is_not_json_is_skipped_counted_and_reported(results, tmp
 
 
 def test_ranks_are_groups_where_intervals_overlap():
-    from wordbench.benchmarks.leaderboard import rank_text, separated_ranks
+    from wordbench.benchmarks.board_page import rank_text
+    from wordbench.benchmarks.ranking import separated_ranks
 
     higher = [(0, 0.50, (0.40, 0.60)), (1, 0.45, (0.35, 0.55)), (2, 0.10, (0.05, 0.15)), (3, 0.30, None)]
     assert separated_ranks(higher, higher=True) == {0: 1, 1: 1, 2: 4, 3: 3}  # 3 has no interval: values compared
@@ -149,7 +152,8 @@ def test_ranks_are_groups_where_intervals_overlap():
 
 
 def test_the_board_shows_rank_groups_and_the_scoring_cost(results):
-    from wordbench.benchmarks.leaderboard import board, board_html, cost_text, scoring_cost
+    from wordbench.benchmarks.ranking import board, scoring_cost
+    from wordbench.benchmarks.board_page import board_html, cost_text
 
     names, rows = board(results)
     cells = [r["cells"]["wnlampro"] for r in rows]

@@ -182,7 +182,7 @@ def _worker(queue: Path, results: Path, runs: Path, *extra) -> subprocess.Popen:
 @pytest.mark.slow
 def test_workers_in_real_processes_score_each_request_once_and_survive_a_kill(models, wnlampro_build, tmp_path):
     from wordbench.benchmarks.hub import build
-    from wordbench.benchmarks.leaderboard import submission_rows
+    from wordbench.benchmarks.results_folder import submission_rows
 
     build("tendencies", progress=False)  # the default builds, once, before workers read them
     q = _queue(tmp_path / "q", lease_s=3)

@@ -31,7 +31,8 @@ def test_rescore_equals_a_fresh_scoring_at_the_new_metric_version(tiny_models, w
     old = score("wnlampro", model, None, "test", 60, tmp_path / "runs", progress=False)
     with pytest.raises(ConfigError, match="already at wnlampro's metric version 1; nothing to re-derive"):
         rescore(old.path)
-    from wordbench.benchmarks.leaderboard import board, collect
+    from wordbench.benchmarks.ranking import board
+    from wordbench.benchmarks.leaderboard import collect
 
     collect([old.path], tmp_path / "results")  # published at version 1
 

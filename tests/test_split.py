@@ -101,7 +101,7 @@ def test_a_split_request_file_is_read_through_its_declaration(tmp_path):
 
 
 def _published(results: Path) -> tuple[list, list[dict]]:
-    from wordbench.benchmarks.leaderboard import board
+    from wordbench.benchmarks.ranking import board
 
     names, rows = board(results)
     entries = [json.loads(p.read_text()) for p in sorted((results / "submissions").glob("*.json"))]
