@@ -100,3 +100,64 @@ def test_register_adds_a_declaration_once(monkeypatch):
         registry.register(grammar_pairs.BENCHMARK)
     with pytest.raises(ConfigError, match="declares str, not a wordbench.declaration.Benchmark"):
         registry.register("grammar")
+
+
+def test_the_guide_quotes_the_examples_own_size():
+    """docs/adding-a-benchmark.md's figures are `wc -l tests/example_benchmark/*`."""
+    guide = " ".join((Path(__file__).resolve().parents[1] / "docs" / "adding-a-benchmark.md").read_text().split())
+    lines = {p.suffix: len(p.read_text().splitlines()) for p in EXAMPLE.iterdir() if p.is_file()}
+    assert (f"the example is {lines['.py']} lines of Python and a {lines['.md']}-line page beside its "
+            f"{lines['.jsonl']} lines of data") in guide
+
+
+BROKEN = {  # a declaration's field -> a broken value, and what its one-line problem says
+    "scorer_path": ("wordbench.builders.vast:VASTBuilder", "names the class VASTBuilder, not a subclass of wordbench.scorers.base.Scorer"),
+    "builder_path": ("wordbench.scorers.vast:VASTScorer", "names the class VASTScorer, not a subclass of wordbench.builders.base.Builder"),
+    "page": (3, "its page is a int, not a path as text"),
+    "headline": ("overall/accuracy", "its headline is a str, not a wordbench.declaration.Headline"),
+    "figure": ({"model": "smollm2"}, "its figure is a dict, not a wordbench.declaration.Figure"),
+    "profiles": ((("full", {"limit": 3}),), "its profiles hold ('full', {'limit': 3})"),
+    "summary": ("  ", "the declaration's summary is empty"),
+    "citation": (None, "the declaration's citation is not text"),
+}
+BROKEN_PATHS = {  # a scorer_path -> what its problem says
+    "wordbench.scorers.vast": "'wordbench.scorers.vast' is not a 'module:Class' path",
+    "wordbench.scorers.vast:VASTScorer:x": "is not a 'module:Class' path",
+    "no_such_module_xyz:Scorer": "no_such_module_xyz:Scorer cannot be imported (ModuleNotFoundError",
+    "wordbench.scorers.vast:NoSuchScorer": "wordbench.scorers.vast:NoSuchScorer cannot be imported (AttributeError",
+    "os.path:join": "names a function, not a subclass of wordbench.scorers.base.Scorer",
+    "wordbench.builders.vast:BENCHMARK": "names a Benchmark, not a subclass",
+}
+
+
+@pytest.mark.parametrize("field,value,needle", [(f, v, n) for f, (v, n) in BROKEN.items()] +
+                         [("scorer_path", p, n) for p, n in BROKEN_PATHS.items()])
+def test_check_reports_a_broken_declaration_in_one_line(field, value, needle, monkeypatch):
+    """`wordbench check` on declarations broken in each way: each problem is one line naming it, never a traceback."""
+    import dataclasses
+
+    from wordbench.benchmarks.contract import problems
+
+    broken = dataclasses.replace(registry.get("vast"), name="broken", **{field: value})
+    found = problems(broken)
+    assert found and all("\n" not in line and line.startswith("broken: ") for line in found), found
+    assert any(needle in line for line in found), found
+    monkeypatch.setattr(registry.REGISTRY, "_records", None)
+    registry.register(broken)
+    try:
+        checked = CliRunner().invoke(cli, ["check", "broken"])
+    finally:
+        monkeypatch.setattr(registry.REGISTRY, "_records", None)
+    assert checked.exit_code == 1 and "Traceback" not in checked.output and needle in checked.output, checked.output
+
+
+def test_a_rule_that_cannot_be_checked_is_one_line_too(monkeypatch):
+    """A builder broken in a way no rule foresaw (its schema not a mapping) still gives one line, not a traceback."""
+    import dataclasses
+
+    from wordbench.benchmarks.contract import problems
+    from wordbench.builders.vast import VASTBuilder
+
+    monkeypatch.setattr(VASTBuilder, "schema", ["default"])
+    found = problems(dataclasses.replace(registry.get("vast"), name="broken"))
+    assert len(found) == 1 and found[0].startswith("broken: checking the declaration failed: TypeError"), found

@@ -112,8 +112,15 @@ class Benchmark:
 
     @staticmethod
     def _load(path: str):
-        module, cls = path.split(":")
-        return getattr(importlib.import_module(module), cls)
+        """The object a ``module:Class`` path names; a path of another form, or one that does not import, is a
+        ``ConfigError`` that names it."""
+        module, sep, name = path.partition(":") if isinstance(path, str) else ("", "", "")
+        if not (sep and module and name) or ":" in name:
+            raise ConfigError(f"{path!r} is not a 'module:Class' path")
+        try:
+            return getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError) as exc:
+            raise ConfigError(f"{path} cannot be imported ({type(exc).__name__}: {exc})") from None
 
     @property
     def builder_class(self):

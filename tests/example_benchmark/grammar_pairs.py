@@ -92,5 +92,5 @@ BENCHMARK = Benchmark(
     faithful="nothing: the recipe has no published code to follow",
     sampling="phenomenon",
     needs_data="it reads its pairs from a JSONL file: give --data FILE (or build with --set file=FILE)",
-    page="tests/example_benchmark/grammar_pairs.md",
+    page="grammar_pairs.md",  # beside this module
 )
