@@ -977,7 +977,6 @@ BENCHMARK = Benchmark(
         "(carrier_source wordnet), shorter dictionary sentences, against 2 of the 50 common ones.\n"
         "- Rare vs common follows the build's frequency source, not the paper's WikiText-103 counts unless given."),
     summary="(word, hypernym, sibling) carrier-sentence triples, rare vs common: BERTScore hits and a chi-square test",
-    builder_path="wordbench.builders.paraphrase:ParaphraseBuilder",
     scorer_path="wordbench.scorers.paraphrase:ParaphraseScorer",
     card=CARD,
     citation=DUDY_CITATION,

@@ -175,7 +175,6 @@ BENCHMARK = Benchmark(
         "- The reference sample is the build's corpus (offline: a shortened Wikipedia dump), not the paper's "
         "WikiText-103 test set; the statistics compare a model with that sample only."),
     summary="Statistical tendencies of generated text vs human text: Zipf, Heaps, TVD, length/stopword/symbol tests",
-    builder_path="wordbench.builders.tendencies:TendenciesBuilder",
     scorer_path="wordbench.scorers.tendencies:TendenciesScorer",
     card=CARD,
     citation=CITATION,

@@ -465,7 +465,6 @@ BENCHMARK = Benchmark(
         "lexicon it names (VADER by default offline), whose scale and words differ.\n"
         "- The PC-nullification result depends on the PCA basis; the card's summary names the words that made it."),
     summary="Valence of contextual embeddings: per-layer SC-WEAT vs human valence, tokenization, PC nullification, WEAT bias",
-    builder_path="wordbench.builders.vast:VASTBuilder",
     scorer_path="wordbench.scorers.vast:VASTScorer",
     card=CARD,
     citation=CITATION,

@@ -716,7 +716,6 @@ BENCHMARK = Benchmark(
         "so some targets are out of its reach: the scorer reports the reachable share and the MRR over it per cell.\n"
         "- WordNet 3.0's senses and sense-tagged counts decide parts of speech; the Known losses are listed above."),
     summary="WordNet probing of rare vs frequent words: MRR, P@3, P@10 per relation x frequency bin",
-    builder_path="wordbench.builders.wnlampro:WNLaMProBuilder",
     scorer_path="wordbench.scorers.wnlampro:WNLaMProScorer",
     card=CARD,
     citation=CITATION,

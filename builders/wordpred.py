@@ -269,7 +269,6 @@ BENCHMARK = Benchmark(
         "not the paper's WikiText-103, so bin sizes differ from the paper's.\n"
         "- Whole-word scores need a word-boundary convention; tokenizers without one are scored by their own pieces."),
     summary="Whole-word next-word prediction by frequency bin: top-1/top-10, type coverage, soft match, word-level perplexity",
-    builder_path="wordbench.builders.wordpred:WordPredBuilder",
     scorer_path="wordbench.scorers.wordpred:WordPredScorer",
     card=CARD,
     citation=CITATION,

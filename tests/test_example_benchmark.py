@@ -94,12 +94,16 @@ def test_register_adds_a_declaration_once(monkeypatch):
     import grammar_pairs
 
     assert "grammar" not in registry.REGISTRY
-    registry.register(grammar_pairs.BENCHMARK)
-    assert registry.get("grammar") is grammar_pairs.BENCHMARK
+    registered = registry.register(grammar_pairs.BENCHMARK)
+    assert registry.get("grammar") is registered and registered.builder_path == "grammar_pairs:GrammarBuilder"  # found in its module
     with pytest.raises(ConfigError, match="two benchmarks are named 'grammar'"):
         registry.register(grammar_pairs.BENCHMARK)
     with pytest.raises(ConfigError, match="declares str, not a wordbench.declaration.Benchmark"):
         registry.register("grammar")
+    import dataclasses
+
+    with pytest.raises(ConfigError, match="'elsewhere' from register.. declares no builder_path: give builder_path='module:Class'"):
+        registry.register(dataclasses.replace(grammar_pairs.BENCHMARK, name="elsewhere"))  # held by no module
 
 
 def test_the_guide_quotes_the_examples_own_size():

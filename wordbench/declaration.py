@@ -76,11 +76,11 @@ class Figure:
 class Benchmark:
     name: str  # the registry key; the builder and the scorer declare the same name (tested)
     summary: str
-    builder_path: str  # "module:Class"
-    scorer_path: str
+    scorer_path: str  # "module:Class" (imported when a model is scored: scorers import torch)
     card: str  # how the data is built, for the dataset card
     citation: str
     paper: str  # the paper's id, named in signatures by --faithful (``faithful:dudy2020``)
+    builder_path: str = ""  # "module:Class"; empty: the Builder of this name that the declaring module defines (the registry finds it)
     license: str = "other"
     license_name: str | None = None
     license_link: str | None = None

@@ -553,7 +553,6 @@ BENCHMARK = Benchmark(
         "at the cost of agreement with the authors' sets.\n"
         "- `import=FOLDER` builds the authors' published pairs as they are (no rule runs)."),
     summary="English-German contrastive minimal pairs from human and machine references: accuracy and distributional discrepancy",
-    builder_path="wordbench.builders.minpairs.builder:MinPairsBuilder",
     scorer_path="wordbench.scorers.minpairs:MinPairsScorer",
     card=CARD,
     citation=CITATION,

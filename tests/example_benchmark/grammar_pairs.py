@@ -81,7 +81,6 @@ BENCHMARK = Benchmark(
     title="Grammatical pairs (example)",
     summary="English grammatical minimal pairs from a JSONL file: accuracy of s(good) >= s(bad) per phenomenon",
     reference="an example benchmark, after BLiMP (Warstadt et al. 2020)",
-    builder_path="grammar_pairs:GrammarBuilder",
     scorer_path="grammar_pairs:GrammarScorer",
     card="Pairs of English sentences that differ in one change which makes the second ungrammatical, read as given.",
     citation="@article{warstadt2020blimp,\n  title={BLiMP: The Benchmark of Linguistic Minimal Pairs for English},\n"
