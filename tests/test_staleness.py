@@ -71,7 +71,7 @@ class _Builder(Builder):
 
 @pytest.fixture()
 def toy(monkeypatch):
-    bench = Benchmark("toy", "a toy", f"{__name__}:_Builder", f"{__name__}:_Builder", "card", "cite", "toy2020")
+    bench = Benchmark("toy", "a toy", scorer_path=f"{__name__}:_Builder", builder_path=f"{__name__}:_Builder", card="card", citation="cite", paper="toy2020")
     monkeypatch.setitem(REGISTRY, "toy", bench)
     return bench
 
