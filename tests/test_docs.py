@@ -90,3 +90,22 @@ def test_every_page_is_in_the_nav():
     generated = {path for entry in _hooks().nav_benchmarks() for path in entry.values()}
     assert re.search(r"^  - Benchmarks: \[\]", nav, re.M)
     assert pages == set(re.findall(r":\s+([\w/-]+\.md)$", nav, re.M)) | generated
+
+
+def test_the_guide_names_model_methods_and_declaration_fields_that_exist():
+    """docs/adding-a-benchmark.md's table of model methods and its Headline / Figure signatures follow the code."""
+    import dataclasses
+    import re
+
+    from wordbench.declaration import Figure, Headline
+    from wordbench.scorers.models.causal import CausalLM
+    from wordbench.scorers.models.masked import MaskedLM
+    from wordbench.scorers.models.seq2seq import Seq2SeqLM
+
+    guide = (ROOT / "docs" / "adding-a-benchmark.md").read_text()
+    named = set(re.findall(r"`model\.(\w+)", guide))
+    assert {"sequence_logprobs", "hidden_states", "num_layers", "generate"} <= named
+    assert [m for m in named if not any(hasattr(cls, m) for cls in (CausalLM, MaskedLM, Seq2SeqLM))] == []
+    for cls in (Headline, Figure):
+        fields = [f.name for f in dataclasses.fields(cls)]
+        assert f"`{cls.__name__}({fields[0]}, " in guide and all(f in guide for f in fields), cls

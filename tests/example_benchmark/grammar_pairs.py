@@ -11,7 +11,7 @@ from pathlib import Path
 
 import datasets
 
-from wordbench.builders.base import Builder
+from wordbench.builders.base import Builder, free_text
 from wordbench.builders.sources.base import SourceInfo
 from wordbench.declaration import Benchmark, Headline
 from wordbench.errors import ConfigError, DataFormatError
@@ -51,7 +51,7 @@ class GrammarBuilder(Builder):
     Config = Config
     schema = {"default": FEATURES}
     fields = {"id": "phenomenon and line number", "phenomenon": "the grammatical phenomenon the pair tests",
-              "good": "the grammatical sentence", "bad": "the same sentence made ungrammatical by one change"}
+              "good": free_text("the grammatical sentence"), "bad": free_text("the same sentence made ungrammatical by one change")}
 
     def sources(self, config: Config) -> list[SourceInfo]:
         path = Path(config.file)
