@@ -25,8 +25,9 @@ def page_path(bench: Benchmark) -> Path:
     page = Path(bench.page)
     if page.is_absolute():
         return page
-    module = _imported(str(bench.builder_path).partition(":")[0])
-    beside = Path(module.__file__).parent / page if getattr(module, "__file__", None) else None
+    home = getattr(bench.kind, "home", None)  # a benchmark of a known kind: the module that declares it
+    module = None if home else _imported(str(bench.builder_path).partition(":")[0])
+    beside = home / page if home else Path(module.__file__).parent / page if getattr(module, "__file__", None) else None
     return beside if beside is not None and beside.is_file() else ROOT / page
 
 
@@ -61,7 +62,7 @@ def _classes(bench: Benchmark) -> tuple[type, type] | str:
     found = []
     for kind, path, base in (("builder", bench.builder_path, Builder), ("scorer", bench.scorer_path, Scorer)):
         try:
-            cls = Benchmark._load(path)
+            cls = bench.builder_class if kind == "builder" else bench.scorer_class
         except WordbenchError as exc:
             return f"its {kind}_path: {exc}"
         if not (isinstance(cls, type) and issubclass(cls, base)):
@@ -125,6 +126,8 @@ def _rules(bench: Benchmark, builder: type, scorer: type) -> list[str]:
             bench.scorer(**dict(profile.options))
         except WordbenchError as exc:
             out.append(f"{bench.name}: the submission profile '{name}' has options the scorer refuses: {exc}")
+    if bench.kind is not None and not bench.page:  # its page is made from the declaration (builders/kinds.page_markdown)
+        return out
     page = page_path(bench)
     if not (ROOT / "docs").is_dir() and page.is_relative_to(ROOT):  # an installed wordbench: its pages live in its repository
         return out

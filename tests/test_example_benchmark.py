@@ -34,7 +34,7 @@ def test_an_entry_point_benchmark_is_listed_checked_built_and_scored(grammar, ti
     assert list(registry.REGISTRY)[-1] == "grammar"  # after the built-in ones
     assert "grammar@1.0.0  English grammatical minimal pairs" in runner.invoke(cli, ["list"]).output
     options = runner.invoke(cli, ["options", "grammar"]).output
-    assert "file=" in options and "the JSONL file of pairs" in options
+    assert "file=" in options and "a JSONL data file of the declaration's form" in options
     checked = runner.invoke(cli, ["check", "grammar"])
     assert checked.exit_code == 0, checked.output
 
@@ -95,7 +95,7 @@ def test_register_adds_a_declaration_once(monkeypatch):
 
     assert "grammar" not in registry.REGISTRY
     registered = registry.register(grammar_pairs.BENCHMARK)
-    assert registry.get("grammar") is registered and registered.builder_path == "grammar_pairs:GrammarBuilder"  # found in its module
+    assert registry.get("grammar") is registered and registered.builder_class.name == "grammar"
     with pytest.raises(ConfigError, match="two benchmarks are named 'grammar'"):
         registry.register(grammar_pairs.BENCHMARK)
     with pytest.raises(ConfigError, match="declares str, not a wordbench.declaration.Benchmark"):
@@ -103,7 +103,8 @@ def test_register_adds_a_declaration_once(monkeypatch):
     import dataclasses
 
     with pytest.raises(ConfigError, match="'elsewhere' from register.. declares no builder_path: give builder_path='module:Class'"):
-        registry.register(dataclasses.replace(grammar_pairs.BENCHMARK, name="elsewhere"))  # held by no module
+        registry.register(dataclasses.replace(registry.get("vast"), name="elsewhere", builder_path=""))  # held by no module
+    assert registry.get("vast").builder_path == "wordbench.builders.vast:VASTBuilder"  # found in the module that declares it
 
 
 def test_the_guide_quotes_the_examples_own_size():

@@ -52,3 +52,25 @@ def test_the_page_quotes_each_judged_file_as_tallied():
         t = tally(path)
         quoted = f"`{path.relative_to(ROOT).as_posix()}`): {t['judged']} variants, {t['accepted']} accepted ({t['borderline']} borderline)"
         assert quoted in page, quoted
+
+
+def test_the_command_draws_from_a_build_folder(tmp_path):
+    import datasets
+    from click.testing import CliRunner
+
+    from wordbench.builders.minpairs.sample import main
+
+    rows = _rows(30)
+    features = datasets.Features({"id": datasets.Value("string"), "source": datasets.Value("string"),
+                                  "phenomenon": datasets.ClassLabel(names=["np_agreement", "polarity_affix_del"]),
+                                  "correct": datasets.Value("string"), "incorrect": datasets.Value("string"),
+                                  "edit": {"before": datasets.Value("string"), "after": datasets.Value("string")}})
+    (tmp_path / "data" / "default").mkdir(parents=True)
+    datasets.Dataset.from_list(rows, features=features).to_parquet(str(tmp_path / "data" / "default" / "test-00000-of-00001.parquet"))
+    (tmp_path / "signature.json").write_text('{"signature": "minpairs@x", "config": {"seed": 0}}')
+    out = CliRunner().invoke(main, [str(tmp_path), "--n", "5", "--seed", "3"])
+    assert out.exit_code == 0, out.output
+    body = [line.split("\t") for line in out.output.splitlines() if "\t" in line and not line.startswith("#")]
+    assert body[0] == list(COLUMNS) and len(body) == 6 and "# build: minpairs@x" in out.output
+    assert [r[0] for r in body[1:]] == [r["id"] for r in draw(rows, "polarity_affix_del", 5, seed=3)]
+    assert "no data/default" in CliRunner().invoke(main, [str(tmp_path / "data")]).output

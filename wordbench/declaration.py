@@ -100,6 +100,7 @@ class Benchmark:
     needs_data: str = ""  # non-empty: it has no default data, and this says what to give (a suite skips it without)
     figure: Figure | None = None  # the figure of its documentation page (docs/figures.py draws it)
     page: str | None = None  # its documentation page, for a benchmark outside this repository (default docs/benchmarks/NAME.md)
+    kind: object | None = None  # a benchmark of a known kind (``wordbench.builders.kinds``): its builder and scorer are the kind's
 
     def profile(self, name: str | None) -> Profile:
         """A submission profile by name; None: no profile (no options, no limit)."""
@@ -124,11 +125,11 @@ class Benchmark:
 
     @property
     def builder_class(self):
-        return self._load(self.builder_path)
+        return self.kind.builder(self) if self.kind is not None else self._load(self.builder_path)
 
     @property
     def scorer_class(self):
-        return self._load(self.scorer_path)
+        return self.kind.scorer(self) if self.kind is not None else self._load(self.scorer_path)
 
     @property
     def version(self) -> str:

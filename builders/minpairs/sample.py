@@ -83,11 +83,16 @@ def main(build, phenomenon, count, seed, judged):
         raise click.UsageError("give a build folder to draw from, or --tally FILE")
     import json
 
-    from wordbench.benchmarks.hub import load_data
+    import datasets
 
-    signature, dataset = load_data("minpairs", str(build))
-    rows = [dict(r, phenomenon=r["phenomenon"]) for r in dataset["default"]["test"]]
-    config = json.loads((build / "signature.json").read_text()).get("config", {}) if (build / "signature.json").is_file() else {}
+    files = sorted((build / "data" / "default").glob("*.parquet"))
+    if not files:
+        raise DataFormatError(f"{build}: no data/default/*.parquet (a folder `wordbench build minpairs --out DIR` wrote)")
+    table = datasets.load_dataset("parquet", data_files=[str(f) for f in files], split="train")
+    names = table.features["phenomenon"]
+    rows = [dict(r, phenomenon=names.int2str(r["phenomenon"]) if isinstance(r["phenomenon"], int) else r["phenomenon"]) for r in table]
+    meta = json.loads((build / "signature.json").read_text()) if (build / "signature.json").is_file() else {}
+    signature, config = meta.get("signature", "unknown"), meta.get("config", {})
     header = [f"build: {signature}", f"config: {json.dumps(config, sort_keys=True)}" if config else "config: as published",
               f"drawn: python -m wordbench.builders.minpairs.sample BUILD --phenomenon {phenomenon} --n {count} --seed {seed}",
               "verdict: A accept, B borderline, R reject (the contrastive sentence is the variant the paper's method means)"]
