@@ -18,6 +18,7 @@ same form. A benchmark that fits no kind declares its own builder and scorer.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,7 +103,7 @@ class Declared:
         rows = []
         group = self.group or "group"
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            lines = path.read_text(encoding="utf-8-sig").splitlines()  # a byte-order mark is no part of line 1
         except (OSError, UnicodeDecodeError) as exc:
             raise DataFormatError(f"{path}: cannot be read as UTF-8 text ({exc})") from None
         for n, line in enumerate(lines, 1):
@@ -130,10 +131,10 @@ class Declared:
         for c, t, _ in self.kind.columns:
             value = item.get(c)
             ok = {TEXT: isinstance(value, str) and value.strip(), WORD: isinstance(value, str) and value.strip(),
-                  NUMBER: isinstance(value, (int, float)) and not isinstance(value, bool) and value == value,
+                  NUMBER: isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value),
                   WORDS: isinstance(value, list) and len(value) > 1 and all(isinstance(v, str) and v.strip() for v in value)}[t]
             if not ok:
-                return f"'{c}' must be {dict(text='a non-empty string', word='a non-empty string', number='a number', words='a list of two or more strings')[t]}"
+                return f"'{c}' must be {dict(text='a non-empty string', word='a non-empty string', number='a finite number', words='a list of two or more strings')[t]}"
         if self.kind.name == "cloze":
             if item["context"].count("___") != 1:
                 return "the context must hold ___ once (where a candidate goes)"

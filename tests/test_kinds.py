@@ -98,7 +98,9 @@ BAD_LINES = {
     "capitals": [('{"region": "x", "context": "no blank here", "target": "a", "candidates": ["a", "b"]}', "the context must hold ___ once"),
                  ('{"region": "x", "context": "a ___", "target": "c", "candidates": ["a", "b"]}', "the candidates must be distinct and hold the target"),
                  ('{"region": "x", "context": "a ___", "target": "a", "candidates": "a"}', "'candidates' must be a list of two or more strings")],
-    "relatedness": [('{"pos": "noun", "first": "a", "second": "b", "rating": "high"}', "'rating' must be a number"),
+    "relatedness": [('{"pos": "noun", "first": "a", "second": "b", "rating": "high"}', "'rating' must be a finite number"),
+                    ('{"pos": "noun", "first": "a", "second": "b", "rating": NaN}', "'rating' must be a finite number"),
+                    ('{"pos": "noun", "first": "a", "second": "b", "rating": Infinity}', "'rating' must be a finite number"),
                     ('{"pos": "noun", "first": "", "second": "b", "rating": 1}', "'first' must be a non-empty string"),
                     ('{"first": "a", "second": "b", "rating": 1}', "no 'pos' (the declaration's group column)"),
                     ("[1, 2]", "expected a JSON object"), ("{oops", "not JSON")],
@@ -115,6 +117,12 @@ def test_a_malformed_data_line_is_one_error_naming_it(declared, tmp_path, name):
             declared[name].kind.read(path)
         out = CliRunner().invoke(cli, ["build", name, "--set", f"file={path}", "--out", str(tmp_path / "out")])
         assert out.exit_code != 0 and "data.jsonl line 3" in out.output and "Traceback" not in out.output
+
+
+def test_a_data_file_with_a_byte_order_mark_reads_as_without(declared, tmp_path):
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + (KINDS / "relatedness.jsonl").read_bytes())
+    assert declared["relatedness"].kind.read(path) == declared["relatedness"].kind.read(KINDS / "relatedness.jsonl")
 
 
 def test_a_kinds_page_is_made_from_its_declaration(declared):
