@@ -185,3 +185,34 @@ def test_decode_plan_figures_as_quoted():
             assert row in quoted_page, row
     for device, s in result["suite"].items():
         assert f"| suite | {device} | {s['today']:,} | | {s['continuous']:,} | | {s['fewer_sequential_passes']}x |" in quoted_page
+
+
+def test_model_layer_figures_as_quoted():
+    """The model layer's and wordpred's figures on the performance page are those of the committed results files
+    (`python perf/limit.py`, `perf/peers.py`, `perf/minpairs.py`, `perf/precision.py`, `perf/wordpred.py`)."""
+    import json
+
+    def read(name):
+        return json.loads((ROOT / "perf" / "results" / name).read_text())
+
+    quoted_page = " ".join(page("performance.md").split())
+    limit = read("limit.json")["workloads"]
+    assert (f"**{100 * limit['sentence']['fraction_of_limit']:.1f}% of the limit**" in quoted_page
+            and f"**{100 * limit['conditional']['fraction_of_limit']:.1f}%**" in quoted_page)
+    rounds = [x for w in limit.values() for x in w["gemm_gflops_per_round"]]
+    fractions = [x for w in limit.values() for x in w["fraction_per_round"]]
+    assert f"from {min(rounds)} to {max(rounds)} GFLOP/s and the fraction of a round's limit from {100 * min(fractions):.1f}% to {100 * max(fractions):.1f}%" in quoted_page
+    peers = read("peers.json")["workloads"]
+    assert (f"wordbench is {peers['sentence']['speedup_vs_lm_eval']}x lm-evaluation-harness and {peers['sentence']['speedup_vs_minicons']}x minicons "
+            f"on sentences, {peers['conditional']['speedup_vs_lm_eval']}x / {peers['conditional']['speedup_vs_minicons']}x on conditional pairs, "
+            f"{peers['candidates']['speedup_vs_lm_eval']}x / {peers['candidates']['speedup_vs_minicons']}x on candidate words, "
+            f"{peers['topk']['speedup_vs_minicons']}x minicons on top-k") in quoted_page
+    families = read("minpairs.json")["families"]
+    assert f"**{families['seq2seq']['ratio']}x**" in quoted_page and f"SmolLM2 through the translation prompt {families['causal']['ratio']}x" in quoted_page
+    modes = read("precision.json")["modes"]
+    assert (f"`--dtype bfloat16` is {modes['bfloat16']['sentence_speedup']:.2f}x (sentences) and {modes['bfloat16']['conditional_speedup']:.2f}x "
+            "(conditional pairs)") in quoted_page
+    bf16 = read("limit-bfloat16.json")["workloads"]
+    assert f"reaches {100 * bf16['sentence']['fraction_of_limit']:.0f}% / {100 * bf16['conditional']['fraction_of_limit']:.0f}% of it" in quoted_page
+    wordpred = read("wordpred.json")
+    assert f"({wordpred['published']['speedup']:.1f}x," in quoted_page and f"({wordpred['naive_default']['speedup']:.1f}x)" in quoted_page
