@@ -247,6 +247,29 @@ class Leaderboard:
         except Exception as exc:  # noqa: BLE001
             return f"**The reports could not be read:** {as_markdown(one_line(exc, self.token))}", []
 
+    def model_names(self) -> list[str]:
+        """The names of the models with a published run (what ``compare`` takes)."""
+        try:
+            return sorted({s["model"]["name"] for s in stored_summaries(self.results_folder())})
+        except NoResultsYet:
+            return []
+
+    def compare(self, benchmark: str | None, first: str | None, second: str | None) -> str:
+        """Two models on one benchmark: both headlines, the difference with its interval, the items they decide
+        differently (``benchmarks.compare``)."""
+        if not (benchmark and first and second):
+            return "Pick a benchmark and two models."
+        if first == second:
+            return "Pick two different models."
+        try:
+            from .compare import compare, compare_markdown
+
+            return compare_markdown(compare(self.results_folder(), benchmark, first, second))
+        except NoResultsYet:
+            return "No run published yet."
+        except Exception as exc:  # noqa: BLE001 - one line on the page, as every view
+            return f"**No comparison:** {as_markdown(one_line(exc, self.token))}"
+
     def side_by_side(self, benchmark: str | None) -> str:
         """One benchmark's figures with every model side by side: one table, a column per model (VAST's per-layer
         curves one row per layer), not one section per model."""
@@ -442,6 +465,11 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
                 gr.Markdown("## One benchmark, every model side by side")
                 bench = gr.Dropdown(label="Benchmark", choices=parse_names("all"), value=None, allow_custom_value=True)
                 side = gr.Markdown()
+                gr.Markdown("## Two models on that benchmark")
+                with gr.Row():
+                    first = gr.Dropdown(label="First model", choices=[], value=None, allow_custom_value=True)
+                    second = gr.Dropdown(label="Second model", choices=[], value=None, allow_custom_value=True)
+                pair = gr.Markdown()
             with gr.Tab("Submit", id="submit"):
                 gr.Markdown("Submit a model by its Hub id and revision (the revision is pinned to the commit it points to "
                             "now). It is checked as `wordbench submit` checks it before anything is queued."
@@ -496,6 +524,15 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
 
         pick.change(details, pick, [report, gallery])
         bench.change(lb.side_by_side, bench, side)
+
+        def names(a, b):
+            models = lb.model_names()
+            return tuple(gr.update(choices=models, value=v if v in models else None) for v in (a, b))
+
+        demo.load(names, [first, second], [first, second])
+        refresh.click(names, [first, second], [first, second])
+        for control in (bench, first, second):
+            control.change(lb.compare, [bench, first, second], pair)
         if hub_login:
             def submit_signed_in(m, r, d, profile):
                 if profile is None:

@@ -22,8 +22,8 @@ from .results_folder import (
     DETAIL_FEATURES,
     MARKER,
     RESULT_FEATURES,
-    _read,
-    _write,
+    read_config,
+    write_config,
     check_results_folder,
     check_summary,
     detail_rows,
@@ -50,8 +50,8 @@ def collect(runs: list[Path], folder: Path, records: bool = True, repo_id: str |
     new = list(unique.values())
     today = date.today().isoformat()
     replaced = {run.path.name for run, _ in new}
-    results = [r for r in _read(folder, "results") if r["run"] not in replaced]
-    details = [r for r in _read(folder, "details") if r["run"] not in replaced]
+    results = [r for r in read_config(folder, "results") if r["run"] not in replaced]
+    details = [r for r in read_config(folder, "details") if r["run"] not in replaced]
     for run, s in new:
         results += result_rows(run, s, today)
         if records:
@@ -66,8 +66,8 @@ def collect(runs: list[Path], folder: Path, records: bool = True, repo_id: str |
             shutil.copytree(run.path / "plots", dest / "plots")
     results.sort(key=lambda r: (r["benchmark"], r["model"], r["run"], r["metric"]))
     details.sort(key=lambda r: (r["benchmark"], r["model"], r["run"], r["id"]))
-    _write(folder, "results", results, RESULT_FEATURES)
-    _write(folder, "details", details, DETAIL_FEATURES)
+    write_config(folder, "results", results, RESULT_FEATURES)
+    write_config(folder, "details", details, DETAIL_FEATURES)
     summaries = stored_summaries(folder)
     (folder / "README.md").write_text(card(summaries, repo_id, submissions_markdown(folder)))
     (folder / "leaderboard.md").write_text(submissions_markdown(folder) + leaderboard_markdown(summaries))

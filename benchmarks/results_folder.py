@@ -86,7 +86,7 @@ def check_results_folder(folder: Path) -> None:
         raise ConfigError(f"--local {folder} is not a wordbench results folder: choose a new or empty folder")
 
 
-def _read(folder: Path, config: str) -> list[dict]:
+def read_config(folder: Path, config: str) -> list[dict]:
     files = sorted((folder / "data" / config).glob("*.parquet"))
     if not files:
         return []
@@ -98,7 +98,7 @@ def _read(folder: Path, config: str) -> list[dict]:
         raise DataFormatError(f"{folder}: cannot read the {config} rows ({str(exc).splitlines()[0]}); restore the folder") from None
 
 
-def _write(folder: Path, config: str, rows: list[dict], features: datasets.Features) -> None:
+def write_config(folder: Path, config: str, rows: list[dict], features: datasets.Features) -> None:
     target = folder / "data" / config
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)

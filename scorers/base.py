@@ -195,6 +195,13 @@ class Scorer:
         benchmark has none per item (its numbers are aggregates). The precision check compares them."""
         return None
 
+    def headline_value(self, record: dict) -> float | None:
+        """The item's part of the headline when the headline is a mean over items (a pair's 1 or 0, a reciprocal
+        rank); None: the item is not counted in it. ``benchmarks.compare`` uses it for a paired bootstrap over the
+        items two models share, after checking that the mean gives the headline; a scorer whose headline is no mean
+        keeps this default (None everywhere)."""
+        return None
+
     def report(self, summaries: list[dict]) -> str:
         """Markdown tables of one or several runs side by side."""
         raise NotImplementedError

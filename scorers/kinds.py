@@ -114,6 +114,9 @@ class ClozeScorer(_Grouped):
     def decision(self, record: dict) -> object:
         return record["rank"]
 
+    def headline_value(self, record: dict) -> float | None:
+        return 1 / record["rank"]
+
     def cell(self, records: list[dict]) -> dict:
         rr = np.array([1 / r["rank"] for r in records])
         ranks = np.array([r["rank"] for r in records])

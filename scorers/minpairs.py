@@ -64,6 +64,10 @@ class MinPairsScorer(PairScorer):
         self.prompt, self.end = check_prompt(self.options.prompt), self.options.end.replace("\\n", "\n")
         self._translations: dict[str, str] = {}
 
+    def headline_value(self, record: dict) -> float | None:
+        """A pair with a human reference (the headline is the accuracy on those)."""
+        return float(self.correct(record)) if record["reference_type"] == "human" else None
+
     def stratum(self, row: dict) -> object:
         """Phenomenon x reference type (human or machine translation), as the paper's tables."""
         return row["phenomenon"], row["reference_type"]

@@ -70,6 +70,9 @@ class PairScorer(Scorer):
     def decision(self, record: dict) -> object:
         return self.correct(record)
 
+    def headline_value(self, record: dict) -> float | None:
+        return float(self.correct(record))
+
     def stratum(self, row: dict) -> object:
         """The group a pair is reported in (the declaration's ``group_key``)."""
         return row[self.group_key]

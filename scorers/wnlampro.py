@@ -190,6 +190,9 @@ class WNLaMProScorer(Scorer):
     def decision(self, record: dict) -> object:
         return record["rank"]
 
+    def headline_value(self, record: dict) -> float | None:
+        return record["rr"]
+
     def summarize(self, records: list[dict]) -> dict:
         groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
         for r in records:
