@@ -39,6 +39,9 @@ class Refusal(WordbenchError):
     """A submission the web form does not take (a local path on a public server, no name, no sign-in)."""
 
 
+PER_PAGE = 25  # rows of the board per page
+
+
 class NoResultsYet(WordbenchError):
     """The results folder is not there yet: no worker has published a model. The first state of every leaderboard."""
 
@@ -82,8 +85,15 @@ def age(iso: str | None, now: datetime | None = None) -> str:
     return f"{max(seconds, 0):.0f} s"
 
 
-def control_problem(sort, order, families, sizes, search) -> str | None:
-    """Why the Leaderboard tab's controls hold a value the form never offers (None: they do not)."""
+def control_problem(sort, order, families, sizes, search, lists=(), page=1, per_page=PER_PAGE) -> str | None:
+    """Why the Leaderboard tab's controls hold a value the form never offers (None: they do not). ``lists``: the
+    other choice lists (dtype, weights, status, hidden columns), each a list of short texts."""
+    for values in lists:
+        if not isinstance(values, (list, tuple, type(None))) or any(not isinstance(v, str) or len(v) > 64 for v in values or ()):
+            return "a filter is a list of short texts"
+    for what, n, most in (("page", page, 10**6), ("rows per page", per_page, 500)):
+        if n is not None and (not isinstance(n, (int, float)) or isinstance(n, bool) or not 1 <= n <= most):
+            return f"{what} must be a number from 1 to {most:,}"
     if not isinstance(sort, (str, type(None))) or not isinstance(search, (str, type(None))):
         return "sort and search are text"
     if order not in ORDERS:
@@ -171,19 +181,31 @@ class Leaderboard:
         return names, rows, problems
 
     # Leaderboard tab ------------------------------------------------------------------------------------------------
-    def shaped(self, sort="rank", order="ascending", families=(), sizes=(), search="") -> str:
+    def shaped(self, sort="rank", order="ascending", families=(), sizes=(), search="", dtypes=(), weights=(), statuses=(),
+               hidden=(), page=1, per_page=PER_PAGE) -> str:
         """The table as the controls ask for it. A value no control offers (sent through the API) is refused in one line
         in the page, as the form would not take it."""
-        problem = control_problem(sort, order, families, sizes, search)
+        if isinstance(page, str):  # the page box's text
+            page = int(page) if page.strip().isdigit() else -1
+        if isinstance(per_page, str):
+            per_page = int(per_page) if per_page.strip().isdigit() else -1
+        problem = control_problem(sort, order, families, sizes, search, (dtypes, weights, statuses, hidden), page, per_page)
         if problem:
             return error_html(problem)
-        return self.table(sort or "rank", order == "descending", tuple(families or ()), tuple(sizes or ()), search or "")
+        return self.table(sort or "rank", order == "descending", tuple(families or ()), tuple(sizes or ()), search or "",
+                          tuple(dtypes or ()), tuple(weights or ()), tuple(statuses or ()), tuple(hidden or ()), page, per_page)
 
-    def table(self, sort: str = "rank", descending: bool = False, families=(), sizes=(), search: str = "") -> str:
+    def table(self, sort: str = "rank", descending: bool = False, families=(), sizes=(), search: str = "", dtypes=(), weights=(),
+              statuses=(), hidden=(), page: int | float | None = 1, per_page: int | float | None = PER_PAGE) -> str:
+        """The board as HTML: filtered (family, size, dtype, weights, status, a search by name), sorted, the columns
+        ``hidden`` names left out, one page of ``per_page`` rows shown."""
         try:
             names, rows, problems = self.rows()
             keys = [k for k, _ in board_heads(names)]
-            sort = sort if sort in keys else "rank"
+            sort = sort if sort in keys and sort not in (hidden or ()) else "rank"
+            for key, wanted in (("dtype", dtypes), ("weights", weights), ("status", statuses)):
+                if wanted:
+                    rows = [r for r in rows if (r[key] or "unknown") in wanted]
             if families:
                 rows = [r for r in rows if r["family"] in families]
             if sizes:
@@ -194,11 +216,16 @@ class Leaderboard:
                 rows = [r for r in rows if search.strip().lower() in r["model"].lower()]
             out = "".join(error_html(p) for p in problems)
             profiles = board_profiles(names, rows)
+            filtered = search or families or sizes or dtypes or weights or statuses
             if not rows:
-                return out + "<p>No model matches.</p>" if names or search or families or sizes else out + EMPTY_BOARD
+                return out + "<p>No model matches.</p>" if names or filtered else out + EMPTY_BOARD
+            per = max(1, int(per_page or PER_PAGE))
+            pages = -(-len(rows) // per)
+            at = min(max(1, int(page or 1)), pages)
+            shown = sort_board(rows, sort, descending)[(at - 1) * per : at * per]
             return (out + f"<p>Profile: {as_html(profiles)}. Click a column's head to sort (empty cells stay last), "
-                    "a row to open its reports below.</p>" + board_html(names, sort_board(rows, sort, descending), sort, descending,
-                                                                         base="", table_id="board", link_reports=False))
+                    f"a row to open its reports below. Page {at} of {pages} ({len(rows)} rows).</p>"
+                    + board_html(names, shown, sort, descending, base="", table_id="board", link_reports=False, hidden=set(hidden or ())))
         except Exception as exc:  # noqa: BLE001 - never a traceback in the page
             warn(f"leaderboard table: {one_line(exc)}")
             return error_html(f"The leaderboard could not be drawn: {one_line(exc, self.token)}")
@@ -212,6 +239,14 @@ class Leaderboard:
         sizes = [s for s, lo, hi in SIZES if any(r["params"] is not None and lo <= r["params"] < hi for r in rows)]
         sizes += ["unknown"] if any(r["params"] is None for r in rows) else []
         return sorted({r["family"] for r in rows if r["family"]}), sizes, [k for k, _ in board_heads(names)]
+
+    def more_filters(self) -> tuple[list[str], list[str], list[str]]:
+        """(dtypes, weight types, statuses) the rows hold, for the controls."""
+        try:
+            _, rows, _ = self.rows()
+        except Exception:  # noqa: BLE001
+            rows = []
+        return tuple(sorted({r[key] or "unknown" for r in rows}) for key in ("dtype", "weights", "status"))
 
     def model_choices(self) -> list[str]:
         try:
@@ -453,8 +488,15 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
                     family = gr.Dropdown(label="Family", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=2)
                     size = gr.Dropdown(label="Parameters", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=2)
                 with gr.Row():
+                    dtype_f = gr.Dropdown(label="Precision", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=1)
+                    weights_f = gr.Dropdown(label="Weight type", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=1)
+                    status_f = gr.Dropdown(label="Status", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=1)
+                    hide = gr.Dropdown(label="Hide columns", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=2)
+                with gr.Row():
                     sort = gr.Dropdown(label="Sort by", choices=["rank"], value="rank", scale=2, allow_custom_value=True)
                     order = gr.Dropdown(list(ORDERS), value="ascending", label="Order", scale=1, allow_custom_value=True)
+                    page = gr.Textbox(label="Page", value="1", scale=0, max_lines=1)  # text: any value reaches shaped, which refuses in one line
+                    per_page = gr.Dropdown([10, 25, 50, 100], value=PER_PAGE, label="Rows per page", scale=0, allow_custom_value=True)
                     refresh = gr.Button("Refresh", scale=0)
                 action = gr.Textbox(elem_id="wb-action", elem_classes="wb-hidden", show_label=False, container=False)
                 table = gr.HTML(elem_classes="wb-table-wrap")
@@ -488,32 +530,34 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
             with gr.Tab("About", id="about"):
                 about = gr.Markdown()
 
-        def draw(s, o, f, z, q):
-            return lb.shaped(s, o, f, z, q)
+        def draw(*view_values):
+            return lb.shaped(*view_values)
 
-        def controls(f, z, s, p):
+        def controls(f, z, s, p, d, w, t, h):
             """Choices as the data now has them; a value no longer among them is dropped (Gradio refuses it)."""
             families, sizes, keys = lb.filters()
             models = lb.model_choices()
-            return (gr.update(choices=families, value=[x for x in f or [] if x in families]),
-                    gr.update(choices=sizes, value=[x for x in z or [] if x in sizes]),
-                    gr.update(choices=keys, value=s if s in keys else "rank"), gr.update(choices=models, value=p if p in models else None))
+            kept = lambda values, known: [x for x in values or [] if x in known]  # noqa: E731
+            more = [gr.update(choices=c, value=kept(v, c)) for v, c in zip((d, w, t), lb.more_filters())]
+            return (gr.update(choices=families, value=kept(f, families)), gr.update(choices=sizes, value=kept(z, sizes)),
+                    gr.update(choices=keys, value=s if s in keys else "rank"), gr.update(choices=models, value=p if p in models else None),
+                    *more, gr.update(choices=[k for k in keys if k != "model"], value=kept(h, keys)))
 
-        def on_action(act, s, o, f, z, q):
+        def on_action(act, s, o, *rest_of_view):
             kind, _, rest = (act or "").rpartition("|")[0].partition(":")
             if kind == "sort":
                 o = "descending" if rest == s and o == "ascending" else "ascending"
-                return rest, o, draw(rest, o, f, z, q), gr.update()
+                return rest, o, draw(rest, o, *rest_of_view), gr.update()
             if kind == "open":
                 return s, o, gr.update(), gr.update(value=rest, choices=lb.model_choices())
             return s, o, gr.update(), gr.update()
 
-        view = [sort, order, family, size, search]
-        picks = [family, size, sort, pick]
+        view = [sort, order, family, size, search, dtype_f, weights_f, status_f, hide, page, per_page]
+        picks = [family, size, sort, pick, dtype_f, weights_f, status_f, hide]
         demo.load(controls, picks, picks).then(draw, view, table)
         demo.load(lb.queue_view, None, queue_html)
         demo.load(lb.about, None, about)
-        for control in (sort, order, family, size):
+        for control in (sort, order, family, size, dtype_f, weights_f, status_f, hide, page, per_page):
             control.change(draw, view, table)
         search.submit(draw, view, table)
         refresh.click(controls, picks, picks).then(draw, view, table)

@@ -135,11 +135,12 @@ def board_label(row: dict) -> str:
 
 
 def board_html(names: list[str], rows: list[dict], sort: str | None = None, descending: bool = False, base: str = "",
-               table_id: str = "submissions", link_reports: bool = True) -> str:
+               table_id: str = "submissions", link_reports: bool = True, hidden=()) -> str:
     """The table as HTML: the sorted column's head marked (▲ ascending, ▼ descending, and ``aria-sort``); an empty cell
-    says why in its text and its tooltip; each figure links to its run's report (paths after ``base``)."""
+    says why in its text and its tooltip; each figure links to its run's report (paths after ``base``); the columns
+    ``hidden`` names are left out (the model column always shows)."""
     e = as_html
-    heads = board_heads(names)
+    heads = [(k, t) for k, t in board_heads(names) if k == "model" or k not in hidden]
     head = "".join(f'<th data-key="{e(k)}"' + (f' aria-sort="{"descending" if descending else "ascending"}"' if k == sort else "")
                    + f">{e(t)}{(' ▼' if descending else ' ▲') if k == sort else ''}</th>" for k, t in heads)
     body = []

@@ -710,3 +710,31 @@ def test_a_hub_results_snapshot_is_servable_and_local_pickles_name_the_queue_set
 
     with pytest.raises(WordbenchError, match=r"this queue refuses them \(its allow_pickle setting, in queue.json, is false\)"):
         admit(str(models["gpt2-pickle"]), LocalQueue(queue))
+
+
+def test_the_table_is_filtered_by_dtype_weights_and_status_paged_and_its_columns_chosen(site):
+    from wordbench.benchmarks.app import Leaderboard
+    from wordbench.benchmarks.ranking import board
+    from wordbench.benchmarks.registry import get
+
+    queue, results = site
+    lb = Leaderboard(str(queue), str(results), allow_local=True)
+    names, _ = board(results)
+    rows = lb.rows()[1]
+    body = lambda html: html.split("<tbody>", 1)[1].count("<tr")  # noqa: E731 - the table's rows
+    dtypes, weights, statuses = lb.more_filters()
+    assert dtypes and "scored" in statuses and len(rows) > 1
+    full = lb.table()
+    assert body(full) == len(rows)
+    assert body(lb.table(per_page=1)) == 1 and f"Page 1 of {len(rows)}" in lb.table(per_page=1)
+    assert f"Page {len(rows)} of {len(rows)}" in lb.table(per_page=1, page=10**6)  # past the end: the last page
+    label = get(names[0]).headline.label
+    assert label in full and label not in lb.table(hidden=(names[0],)) and body(lb.table(hidden=(names[0],))) == len(rows)
+    assert "No model matches." in lb.table(dtypes=("fp8-none",))
+    assert body(lb.table(dtypes=(dtypes[0],))) == sum((r["dtype"] or "unknown") == dtypes[0] for r in rows)
+    assert body(lb.table(statuses=("scored",))) == sum(r["status"] == "scored" for r in rows)
+    for bad, needle in (({"page": 0}, "page must be a number from 1"), ({"per_page": 10**4}, "rows per page must be a number"),
+                        ({"dtypes": ["x" * 100]}, "a filter is a list of short texts"), ({"hidden": "vast"}, "a filter is a list"),
+                        ({"page": "two"}, "page must be a number from 1")):
+        assert needle in lb.shaped(**bad), bad
+    assert body(lb.shaped(page="2", per_page="1")) == 1 and f"Page 2 of {len(rows)}" in lb.shaped(page="2", per_page="1")
