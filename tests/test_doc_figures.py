@@ -216,3 +216,20 @@ def test_model_layer_figures_as_quoted():
     assert f"reaches {100 * bf16['sentence']['fraction_of_limit']:.0f}% / {100 * bf16['conditional']['fraction_of_limit']:.0f}% of it" in quoted_page
     wordpred = read("wordpred.json")
     assert f"({wordpred['published']['speedup']:.1f}x," in quoted_page and f"({wordpred['naive_default']['speedup']:.1f}x)" in quoted_page
+
+
+def test_precision_bound_as_quoted():
+    """The bf16 argument on the performance page: each file's sentence limit (its rate / its fraction of the limit),
+    their ratio, the head's share of the FLOPs and the bound they give."""
+    import json
+
+    quoted_page = " ".join(page("performance.md").split())
+    work = [json.loads((ROOT / "perf" / "results" / f).read_text())["workloads"]["sentence"] for f in ("limit-bfloat16.json", "limit.json")]
+    bf16, fp32 = (w["wordbench_gflops"] / w["fraction_of_limit"] for w in work)
+    ratio = round(bf16 / fp32, 1)
+    head = round(work[1]["gflop"]["head"] / work[1]["gflop_total"], 2)
+    assert f"the sentence workload's limit, {bf16:.1f} GFLOP/s), {ratio}x fp32's {fp32:.1f} GFLOP/s" in quoted_page
+    assert f"1/({1 - head:.2f}/{ratio} + {head:.2f}) = {1 / ((1 - head) / ratio + head):.2f}x" in quoted_page
+    wordpred = json.loads((ROOT / "perf" / "results" / "wordpred.json").read_text())["published"]
+    assert (f"log-probs agree to {wordpred['max_word_logprob_difference']:.1e}" + f", and ours is {wordpred['speedup']:.1f}x faster"
+            in " ".join(page("benchmarks/wordpred.md").split()))
