@@ -79,17 +79,18 @@ def problems(bench: Benchmark) -> list[str]:
     typed = _declared_types(bench)
     if typed:
         return [f"{name}: {line}" for line in typed]
+    empty = [f"{name}: the declaration's {what} is empty" for what in TEXTS if not getattr(bench, what).strip()]
     classes = _classes(bench)
     if isinstance(classes, str):
-        return [f"{name}: the declaration's {what} is empty" for what in TEXTS if not getattr(bench, what).strip()] + [f"{name}: {classes}"]
+        return empty + [f"{name}: {classes}"]
     try:
-        return _rules(bench, *classes)
+        return empty + _rules(bench, *classes)
     except Exception as exc:  # noqa: BLE001 - reported, not raised: check lists what is wrong
         return [f"{name}: checking the declaration failed: {type(exc).__name__}: {exc}"]
 
 
 def _rules(bench: Benchmark, builder: type, scorer: type) -> list[str]:
-    out = [f"{bench.name}: the declaration's {what} is empty" for what in TEXTS if not getattr(bench, what).strip()]
+    out: list[str] = []
     for kind, cls in (("builder", builder), ("scorer", scorer)):
         if getattr(cls, "name", None) != bench.name:
             out.append(f"{bench.name}: the {kind} {cls.__name__} is named {getattr(cls, 'name', None)!r}, not {bench.name!r}")
