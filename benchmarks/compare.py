@@ -92,19 +92,22 @@ def compare(folder: Path, benchmark: str, first: str, second: str, seed: int = 0
 
 def compare_markdown(result: dict) -> str:
     """The comparison as Markdown: the headlines, the difference, the disagreeing items."""
+    from wordbench.text import as_markdown
+
     (a, b), fmt = result["models"], lambda v: "–" if v is None else f"{v:.4g}"  # noqa: E731
+    na, nb = as_markdown(a["name"]), as_markdown(b["name"])  # names a submitter typed: the one escaping rule
     ci = lambda c: f" [{c[0]:.3g}, {c[1]:.3g}]" if c else ""  # noqa: E731
     lines = [f"### {result['benchmark']}: {result['label']}", "", f"| model | {result['label']} |", "|---|---|",
-             f"| {a['name']} | {fmt(a['value'])}{ci(a['ci'])} |", f"| {b['name']} | {fmt(b['value'])}{ci(b['ci'])} |", ""]
+             f"| {na} | {fmt(a['value'])}{ci(a['ci'])} |", f"| {nb} | {fmt(b['value'])}{ci(b['ci'])} |", ""]
     if result["difference"] is not None:
         separated = result["interval"] is not None and (result["interval"][0] > 0 or result["interval"][1] < 0)
-        lines.append(f"{a['name']} - {b['name']}: **{result['difference']:+.4g}**{ci(result['interval'])}, {result['method']}: "
+        lines.append(f"{na} - {nb}: **{result['difference']:+.4g}**{ci(result['interval'])}, {result['method']}: "
                      + ("the interval excludes 0." if separated else "the interval holds 0: no difference shown." if result["interval"] else ""))
     if result["disagree"]:
         lines += ["", f"They decide differently on {result['disagreeing']:,} of {result['shared']:,} shared items"
                   + (f" (the first {len(result['disagree'])}):" if result["disagreeing"] > len(result["disagree"]) else ":"), "",
-                  f"| item | {a['name']} | {b['name']} |", "|---|---|---|"]
-        lines += [f"| {d['id']} | {d[a['name']]} | {d[b['name']]} |" for d in result["disagree"]]
+                  f"| item | {na} | {nb} |", "|---|---|---|"]
+        lines += [f"| {as_markdown(str(d['id']))} | {as_markdown(str(d[a['name']]))} | {as_markdown(str(d[b['name']]))} |" for d in result["disagree"]]
     elif result["shared"]:
         lines += ["", f"They decide alike on all {result['shared']:,} shared items."]
     return "\n".join(lines) + "\n"

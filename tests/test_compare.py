@@ -100,3 +100,13 @@ def test_the_app_compares_two_models_and_refuses_in_one_line(board, tmp_path):
     assert refused.startswith("**No comparison:**") and "<script>" not in refused and "\n" not in refused
     empty = Leaderboard(str(tmp_path / "queue"), str(tmp_path / "none"))
     assert empty.model_names() == [] and empty.compare("capitals", "a", "b") == "No run published yet."
+
+
+def test_the_comparison_escapes_what_a_submitter_typed():
+    from wordbench.benchmarks.compare import compare_markdown
+
+    text = compare_markdown({"benchmark": "capitals", "label": "MRR", "models": [
+        {"name": "<img src=x onerror=alert(1)>", "value": 0.5, "ci": (0.4, 0.6)}, {"name": "b|c", "value": 0.4, "ci": (0.3, 0.5)}],
+        "difference": 0.1, "interval": (0.0, 0.2), "method": "m", "shared": 1, "disagreeing": 1,
+        "disagree": [{"id": "<b>i</b>", "<img src=x onerror=alert(1)>": 1, "b|c": 2}]})
+    assert "<img" not in text and "<b>" not in text and "| b|c |" not in text
