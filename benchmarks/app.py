@@ -20,7 +20,7 @@ from wordbench.text import as_code, as_html, as_markdown, typed_line
 from . import __version__
 from .hubfaults import scrub
 from .ranking import RANKS_TEXT, board, board_profiles, sort_board
-from .board_page import BOARD_STYLE, board_heads, board_html, board_label as row_label
+from .board_page import BOARD_STYLE, board_heads, board_html, board_label as row_label, waiting_html
 from .submissions import damaged_files
 from .results_folder import stored_summaries
 from .packaged import packaged
@@ -40,6 +40,7 @@ class Refusal(WordbenchError):
 
 
 PER_PAGE = 25  # rows of the board per page
+MORE_FILTERS = (("dtypes", "dtype"), ("weight types", "weights"), ("statuses", "status"))  # (choice list, row key)
 
 
 class NoResultsYet(WordbenchError):
@@ -133,7 +134,7 @@ class Leaderboard:
             from huggingface_hub import snapshot_download
 
             snapshot_download(repo, repo_type="dataset", local_dir=str(folder), token=self.token,
-                              allow_patterns=["runs/**", "submissions/*", "*.md", ".wordbench-results.json"])
+                              allow_patterns=["runs/**", "submissions/*", "data/**", "*.md", ".wordbench-results.json"])
             self._fetched = time.time()
         return folder
 
@@ -219,41 +220,85 @@ class Leaderboard:
             filtered = search or families or sizes or dtypes or weights or statuses
             if not rows:
                 return out + "<p>No model matches.</p>" if names or filtered else out + EMPTY_BOARD
+            scored = [r for r in rows if r["status"] == "scored"]
+            waiting = [r for r in rows if r["status"] != "scored"]
             per = max(1, int(per_page or PER_PAGE))
-            pages = -(-len(rows) // per)
+            pages = max(1, -(-len(scored) // per))
             at = min(max(1, int(page or 1)), pages)
-            shown = sort_board(rows, sort, descending)[(at - 1) * per : at * per]
-            return (out + f"<p>Profile: {as_html(profiles)}. Click a column's head to sort (empty cells stay last), "
-                    f"a row to open its reports below. Page {at} of {pages} ({len(rows)} rows).</p>"
-                    + board_html(names, shown, sort, descending, base="", table_id="board", link_reports=False, hidden=set(hidden or ())))
+            shown = sort_board(scored, sort, descending)[(at - 1) * per : at * per]
+            table = (board_html(names, shown, sort, descending, base="", table_id="board", link_reports=False, hidden=set(hidden or ()),
+                                compact=True) if scored else "<p>No scored model matches.</p>")
+            return (out + f"<p>Profile: {as_html(profiles)}. A figure opens its run (tables, figures, items); hover it for "
+                    f"its interval. Click a column's head to sort (empty cells stay last), a row's name to open its reports "
+                    f"below. Page {at} of {pages} ({len(scored)} scored).</p>" + table + waiting_html(waiting))
         except Exception as exc:  # noqa: BLE001 - never a traceback in the page
             warn(f"leaderboard table: {one_line(exc)}")
             return error_html(f"The leaderboard could not be drawn: {one_line(exc, self.token)}")
 
-    def filters(self) -> tuple[list[str], list[str], list[str]]:
-        """(families, size buckets, sortable columns) for the controls."""
+    def choices(self) -> dict:
+        """What every control offers, from one read of the rows: families, sizes, sortable columns, dtypes, weight types,
+        statuses and the scored models."""
         try:
             names, rows, _ = self.rows()
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - no choices: the table says why
             names, rows = [], []
         sizes = [s for s, lo, hi in SIZES if any(r["params"] is not None and lo <= r["params"] < hi for r in rows)]
         sizes += ["unknown"] if any(r["params"] is None for r in rows) else []
-        return sorted({r["family"] for r in rows if r["family"]}), sizes, [k for k, _ in board_heads(names)]
+        return {"families": sorted({r["family"] for r in rows if r["family"]}), "sizes": sizes,
+                "columns": [k for k, _ in board_heads(names)],
+                **{name: sorted({r[key] or "unknown" for r in rows}) for name, key in MORE_FILTERS},
+                "models": [row_label(r) for r in rows if r["status"] == "scored"]}
+
+    def filters(self) -> tuple[list[str], list[str], list[str]]:
+        """(families, size buckets, sortable columns) for the controls."""
+        c = self.choices()
+        return c["families"], c["sizes"], c["columns"]
 
     def more_filters(self) -> tuple[list[str], list[str], list[str]]:
         """(dtypes, weight types, statuses) the rows hold, for the controls."""
-        try:
-            _, rows, _ = self.rows()
-        except Exception:  # noqa: BLE001
-            rows = []
-        return tuple(sorted({r[key] or "unknown" for r in rows}) for key in ("dtype", "weights", "status"))
+        c = self.choices()
+        return tuple(c[name] for name, _ in MORE_FILTERS)
 
     def model_choices(self) -> list[str]:
+        return self.choices()["models"]
+
+    def run_view(self, run: str | None) -> str:
+        """A run's heading, tables and figures (``run_view``); a name the results do not hold is one line."""
+        if not run:
+            return "<p>Click a figure in the Leaderboard tab to open its run here.</p>"
         try:
-            _, rows, _ = self.rows()
-        except Exception:  # noqa: BLE001
-            return []
-        return [row_label(r) for r in rows if r["status"] == "scored"]
+            from .run_view import find_run, report_html, run_heading
+
+            folder = self.results_folder()
+            run_folder, summary = find_run(folder, run.strip())
+            names, rows, _ = self.rows()
+            cell = next((r["cells"][summary["benchmark"]] for r in rows if summary["benchmark"] in r["cells"]
+                         and r["cells"][summary["benchmark"]].get("run") == run.strip()), None)
+            return run_heading(run.strip(), summary, cell) + report_html(run_folder)
+        except Exception as exc:  # noqa: BLE001 - one line in the page
+            return error_html(f"No run to show: {one_line(exc, self.token)}")
+
+    def run_items(self, run: str | None, page="1", search: str = "") -> str:
+        """One page of a run's items (``run_view.items_html``): the page number and the search are checked as every
+        control's value is."""
+        if not run:
+            return ""
+        if isinstance(page, str):
+            page = int(page) if page.strip().isdigit() else -1
+        if not isinstance(page, int) or isinstance(page, bool) or not 1 <= page <= 10**6:
+            return error_html("page must be a number from 1 to 1,000,000")
+        if not isinstance(search, (str, type(None))) or len(search or "") > MODEL_CAP:
+            return error_html(f"the search is text of at most {MODEL_CAP} characters")
+        try:
+            from .run_view import find_run, items_html, run_items
+
+            folder = self.results_folder()
+            run_folder, summary = find_run(folder, run.strip())
+            bench = get(summary["benchmark"])
+            records = run_items(folder, summary["benchmark"], run_folder.name)
+            return items_html(records, bench.scorer(**summary.get("options", {})), page, (search or "").strip())
+        except Exception as exc:  # noqa: BLE001
+            return error_html(f"No items to show: {one_line(exc, self.token)}")
 
     def details(self, label: str | None) -> tuple[str, list[tuple[str, str]]]:
         """A model's per-benchmark reports (markdown, figures shown below) and its figures as (path, caption)."""
@@ -451,16 +496,30 @@ class Leaderboard:
 
 CSS = BOARD_STYLE.replace("#submissions", "#board") + (
     ".wb-error{background:#fee2e2;border:1px solid #b91c1c;color:#7f1d1d;padding:.5em .75em;margin:.5em 0;border-radius:4px}"
-    "#board,.wb-queue{border-collapse:collapse;font-size:.9em;width:100%}#board td,#board th,.wb-queue td,.wb-queue th"
-    "{border:1px solid #d4d4d8;padding:.25em .5em;text-align:left;vertical-align:top}#board tbody tr{cursor:pointer}"
-    "#board tbody tr:hover{background:#f4f4f5}.wb-table-wrap{overflow-x:auto}.wb-hidden{display:none!important}")
+    "#board,#board-waiting,.wb-queue,.wb-items{border-collapse:collapse;font-size:.9em;width:100%}"
+    "#board td,#board th,#board-waiting td,#board-waiting th,.wb-queue td,.wb-queue th,.wb-items td,.wb-items th"
+    "{border:1px solid #d4d4d8;padding:.25em .4em;text-align:left;vertical-align:top}"
+    "#board th{white-space:normal;font-size:.85em}#board td{white-space:nowrap}#board tbody tr{cursor:pointer}"
+    "#board td:first-child{white-space:normal;overflow-wrap:anywhere;min-width:8em;max-width:16em}"
+    "#board td:first-child,#board th:first-child{position:sticky;left:0;background:var(--background-fill-primary,#fff)}"
+    "#board tbody tr:hover{background:#f4f4f5}#board td.missing{font-size:.8em}.wb-table-wrap{overflow-x:auto}"
+    ".wb-hidden{display:none!important}.wb-items td{max-width:30em;overflow-wrap:anywhere}.wb-signature{word-break:break-all}"
+    ".wb-run-body{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1em}.wb-run-tables{overflow-x:auto}"
+    ".wb-run-tables table{font-size:.85em}.wb-run-figures{position:sticky;top:0;align-self:start}.wb-run-figures img{max-width:100%}"
+    "@media (max-width:1000px){#board .wb-minor{display:none}#board td{white-space:normal}#board{font-size:.8em}"
+    "#board td:first-child{min-width:5em}.wb-run-body{grid-template-columns:minmax(0,1fr)}"
+    ".wb-run-figures{position:static}}")
 
-# Clicking a column's head or a row writes into a hidden text box that Python watches: no script leaves the page.
+# Clicking a column's head, a figure or a row writes into a hidden text box that Python watches: no script leaves the
+# page. A figure's link (?run=...) also opens its run when loaded as an address, in a new tab or shared.
 CLICKS = """() => {
   document.addEventListener('click', (ev) => {
+    const run = ev.target.closest('#board a.wb-run');
+    if (run && (ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button !== 0)) return;
+    if (run) ev.preventDefault();
     const th = ev.target.closest('#board th'), tr = ev.target.closest('#board tbody tr');
-    const act = th ? 'sort:' + th.dataset.key : tr ? 'open:' + tr.dataset.label : null;
-    if (!act || ev.target.closest('a')) return;
+    const act = run ? 'run:' + run.closest('td').dataset.run : th ? 'sort:' + th.dataset.key : tr ? 'open:' + tr.dataset.label : null;
+    if (!act || (!run && ev.target.closest('a'))) return;
     const box = document.querySelector('#wb-action textarea, #wb-action input');
     box.value = act + '|' + Date.now();
     box.dispatchEvent(new Event('input', {bubbles: true}));
@@ -477,9 +536,9 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
     lb = Leaderboard(queue, results, allow_local, token)
     font = ["ui-sans-serif", "system-ui", "sans-serif"]  # system fonts: no font is fetched from a CDN
     theme = gr.themes.Default(font=font, font_mono=["ui-monospace", "monospace"])
-    with gr.Blocks(title="wordbench leaderboard", theme=theme, css=CSS, js=CLICKS, analytics_enabled=False) as demo:
+    with gr.Blocks(title="wordbench leaderboard", theme=theme, css=CSS, js=CLICKS, analytics_enabled=False, fill_width=True) as demo:
         gr.Markdown(f"# wordbench leaderboard\nWord-level benchmarks of language models (wordbench {__version__}).")
-        with gr.Tabs():
+        with gr.Tabs() as tabs:
             with gr.Tab("Leaderboard", id="leaderboard"):
                 with gr.Row():
                     search = gr.Textbox(label="Search by name", scale=2)
@@ -488,30 +547,41 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
                     family = gr.Dropdown(label="Family", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=2)
                     size = gr.Dropdown(label="Parameters", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=2)
                 with gr.Row():
-                    dtype_f = gr.Dropdown(label="Precision", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=1)
+                    dtype_f = gr.Dropdown(label="Precision", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=1, elem_id="wb-precision")
                     weights_f = gr.Dropdown(label="Weight type", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=1)
                     status_f = gr.Dropdown(label="Status", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=1)
-                    hide = gr.Dropdown(label="Hide columns", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=2)
+                    hide = gr.Dropdown(label="Hide columns", choices=[], value=[], multiselect=True, allow_custom_value=True, scale=2, elem_id="wb-hide")
                 with gr.Row():
                     sort = gr.Dropdown(label="Sort by", choices=["rank"], value="rank", scale=2, allow_custom_value=True)
                     order = gr.Dropdown(list(ORDERS), value="ascending", label="Order", scale=1, allow_custom_value=True)
-                    page = gr.Textbox(label="Page", value="1", scale=0, max_lines=1)  # text: any value reaches shaped, which refuses in one line
-                    per_page = gr.Dropdown([10, 25, 50, 100], value=PER_PAGE, label="Rows per page", scale=0, allow_custom_value=True)
+                    page = gr.Textbox(label="Page", value="1", scale=0, max_lines=1, elem_id="wb-page")  # text: any value reaches shaped, which refuses in one line
+                    per_page = gr.Dropdown([10, 25, 50, 100], value=PER_PAGE, label="Rows per page", scale=0, allow_custom_value=True, elem_id="wb-per-page")
                     refresh = gr.Button("Refresh", scale=0)
                 action = gr.Textbox(elem_id="wb-action", elem_classes="wb-hidden", show_label=False, container=False)
-                table = gr.HTML(elem_classes="wb-table-wrap")
+                table = gr.HTML(elem_classes="wb-table-wrap", elem_id="wb-table")
                 gr.Markdown("## A model's reports")
                 pick = gr.Dropdown(label="Model", choices=[], value=None, allow_custom_value=True)
                 report = gr.Markdown()
                 gallery = gr.Gallery(label="Figures", columns=2, height=460, object_fit="contain", visible=False)
                 gr.Markdown("## One benchmark, every model side by side")
-                bench = gr.Dropdown(label="Benchmark", choices=parse_names("all"), value=None, allow_custom_value=True)
+                bench = gr.Dropdown(label="Benchmark", choices=parse_names("all"), value=None, allow_custom_value=True, elem_id="wb-bench")
                 side = gr.Markdown()
                 gr.Markdown("## Two models on that benchmark")
                 with gr.Row():
-                    first = gr.Dropdown(label="First model", choices=[], value=None, allow_custom_value=True)
-                    second = gr.Dropdown(label="Second model", choices=[], value=None, allow_custom_value=True)
-                pair = gr.Markdown()
+                    first = gr.Dropdown(label="First model", choices=[], value=None, allow_custom_value=True, elem_id="wb-first")
+                    second = gr.Dropdown(label="Second model", choices=[], value=None, allow_custom_value=True, elem_id="wb-second")
+                pair = gr.Markdown(elem_id="wb-pair")
+            with gr.Tab("Run", id="run"):
+                run_box = gr.Textbox(label="Run", placeholder="runs/BENCHMARK/MODEL/RUN: click a figure in the Leaderboard tab",
+                                     elem_id="wb-run", max_lines=1)
+                run_html = gr.HTML(elem_id="wb-run-view")
+                gr.Markdown("### Items")
+                with gr.Row():
+                    item_search = gr.Textbox(label="Search the items (press Enter)", scale=3, max_lines=1, elem_id="wb-item-search")
+                    item_page = gr.Textbox(label="Page", value="1", scale=0, max_lines=1, elem_id="wb-item-page")
+                    previous = gr.Button("Previous", scale=0, elem_id="wb-item-previous")
+                    following = gr.Button("Next", scale=0, elem_id="wb-item-next")
+                items = gr.HTML(elem_id="wb-items")
             with gr.Tab("Submit", id="submit"):
                 gr.Markdown("Submit a model by its Hub id and revision (the revision is pinned to the commit it points to "
                             "now). It is checked as `wordbench submit` checks it before anything is queued."
@@ -535,22 +605,24 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
 
         def controls(f, z, s, p, d, w, t, h):
             """Choices as the data now has them; a value no longer among them is dropped (Gradio refuses it)."""
-            families, sizes, keys = lb.filters()
-            models = lb.model_choices()
+            c = lb.choices()
             kept = lambda values, known: [x for x in values or [] if x in known]  # noqa: E731
-            more = [gr.update(choices=c, value=kept(v, c)) for v, c in zip((d, w, t), lb.more_filters())]
-            return (gr.update(choices=families, value=kept(f, families)), gr.update(choices=sizes, value=kept(z, sizes)),
-                    gr.update(choices=keys, value=s if s in keys else "rank"), gr.update(choices=models, value=p if p in models else None),
-                    *more, gr.update(choices=[k for k in keys if k != "model"], value=kept(h, keys)))
+            more = [gr.update(choices=c[name], value=kept(v, c[name])) for v, (name, _) in zip((d, w, t), MORE_FILTERS)]
+            return (gr.update(choices=c["families"], value=kept(f, c["families"])), gr.update(choices=c["sizes"], value=kept(z, c["sizes"])),
+                    gr.update(choices=c["columns"], value=s if s in c["columns"] else "rank"),
+                    gr.update(choices=c["models"], value=p if p in c["models"] else None),
+                    *more, gr.update(choices=[k for k in c["columns"] if k != "model"], value=kept(h, c["columns"])))
 
         def on_action(act, s, o, *rest_of_view):
             kind, _, rest = (act or "").rpartition("|")[0].partition(":")
             if kind == "sort":
                 o = "descending" if rest == s and o == "ascending" else "ascending"
-                return rest, o, draw(rest, o, *rest_of_view), gr.update()
+                return rest, o, draw(rest, o, *rest_of_view), gr.update(), gr.update(), gr.update()
             if kind == "open":
-                return s, o, gr.update(), gr.update(value=rest, choices=lb.model_choices())
-            return s, o, gr.update(), gr.update()
+                return s, o, gr.update(), gr.update(value=rest, choices=lb.model_choices()), gr.update(), gr.update()
+            if kind == "run":
+                return s, o, gr.update(), gr.update(), gr.update(value=rest), gr.Tabs(selected="run")
+            return s, o, gr.update(), gr.update(), gr.update(), gr.update()
 
         view = [sort, order, family, size, search, dtype_f, weights_f, status_f, hide, page, per_page]
         picks = [family, size, sort, pick, dtype_f, weights_f, status_f, hide]
@@ -561,7 +633,27 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
             control.change(draw, view, table)
         search.submit(draw, view, table)
         refresh.click(controls, picks, picks).then(draw, view, table)
-        action.input(on_action, [action, *view], [sort, order, table, pick])
+        action.input(on_action, [action, *view], [sort, order, table, pick, run_box, tabs])
+
+        def open_run(run):
+            return lb.run_view(run), "1", lb.run_items(run, "1", "")
+
+        def turn(run, at, search, step):
+            at = (int(at) if str(at).strip().isdigit() else 1) + step
+            return str(max(1, at)), lb.run_items(run, str(max(1, at)), search)
+
+        def from_address(request: gr.Request):
+            """A figure's link (``?run=runs/...``) loaded as an address opens its run."""
+            run = request.query_params.get("run", "") if request is not None else ""
+            return (gr.update(value=run), gr.Tabs(selected="run")) if run else (gr.update(), gr.update())
+
+        from_address.__annotations__ = {"request": gr.Request}  # a real type: Gradio fills it (this module's annotations are strings)
+        run_box.change(open_run, run_box, [run_html, item_page, items])
+        item_page.submit(lb.run_items, [run_box, item_page, item_search], items)
+        item_search.submit(lambda r, q: ("1", lb.run_items(r, "1", q)), [run_box, item_search], [item_page, items])  # a new search: its first page
+        previous.click(lambda r, a, q: turn(r, a, q, -1), [run_box, item_page, item_search], [item_page, items])
+        following.click(lambda r, a, q: turn(r, a, q, 1), [run_box, item_page, item_search], [item_page, items])
+        demo.load(from_address, None, [run_box, tabs])
         def details(label):
             text, figures = lb.details(label)
             return text, gr.update(value=figures, visible=bool(figures))

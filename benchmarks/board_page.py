@@ -4,21 +4,20 @@ tables with every published model side by side), and the table the app shows."""
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 from wordbench.text import as_html, as_markdown
 
 from .ranking import RANKS_TEXT, board, board_profiles, cell_text
 from .registry import get
 from .results import for_tables
-from .results_folder import metric_cells, submission_rows
+from .results_folder import details_configs, metric_cells, submission_rows
 
 
 def submissions_markdown(folder: Path) -> str:
     names, rows = submission_rows(folder)
     if not rows:
         return ""
-    from urllib.parse import quote
-
     heads = [f"{get(n).headline.label} {'↑' if get(n).headline.higher_is_better else '↓'}" for n in names]
     lines = ["## Submissions", "", "One row per model (name, revision, dtype); each cell is the benchmark's headline figure with its "
              "interval, linked to its run's report. † marks a run scored with options other than a submission profile's.", "",
@@ -96,13 +95,14 @@ def card(summaries: list[dict], repo_id: str | None = None, submissions: str = "
     data = DatasetCardData(
         pretty_name="wordbench results", tags=["wordbench", "leaderboard", "evaluation"],
         configs=[{"config_name": "results", "data_files": [{"split": "train", "path": "data/results/*.parquet"}], "default": True},
-                 {"config_name": "details", "data_files": [{"split": "train", "path": "data/details/*.parquet"}]}])
+                 {"config_name": "details", "data_files": [{"split": "train", "path": "data/details/*.parquet"}]},
+                 *details_configs(s["model"]["name"] for s in summaries)])
     body = (
         "# wordbench results\n\n"
         "Scores of language models on wordbench benchmarks, one row per model x benchmark x metric cell in the "
         "`results` config (with the full reproducibility signature, the model version, library versions, n and the "
-        "interval where the scorer gives one) and one row per scored item in `details`. A run published again "
-        "replaces its rows.\n\n"
+        "interval where the scorer gives one) and one row per scored item in `details` (each model's items alone in "
+        "`details_MODEL`, the model's name with `/` as `__`). A run published again replaces its rows.\n\n"
         "```python\nfrom datasets import load_dataset\n"
         f"results = load_dataset({repo_id or 'THIS_FOLDER'!r}, \"results\", split=\"train\").to_pandas()\n"
         "results[results.metric == \"antonym/all/mrr\"].sort_values(\"value\", ascending=False)\n```\n\n"
@@ -113,6 +113,7 @@ def card(summaries: list[dict], repo_id: str | None = None, submissions: str = "
 
 BOARD_COLUMNS = ("model", "revision", "dtype", "weights", "rank")  # then one column per benchmark, then BOARD_TAIL
 BOARD_TAIL = ("family", "params", "cost", "submitted", "profile", "link")
+MINOR_COLUMNS = ("revision", "weights", "family", "submitted", "profile", "link")  # hidden on a narrow page
 BOARD_STYLE = ("#submissions th{cursor:pointer;white-space:nowrap}#submissions th[aria-sort]{background:#fde68a}"
                "#submissions td.missing{color:#777;font-style:italic}#submissions small{font-size:.75em}")
 
@@ -120,7 +121,8 @@ BOARD_STYLE = ("#submissions th{cursor:pointer;white-space:nowrap}#submissions t
 def cost_text(row: dict) -> str:
     """``12.3 GPU-min`` (or CPU-min, MPS-min): what a row's ``cost`` minutes ran on."""
     kind = {"cuda": "GPU", "cpu": "CPU"}.get(row.get("device") or "", (row.get("device") or "?").upper())
-    return f"{row['cost']:,.1f} {kind}-min"
+    minutes = row["cost"]
+    return f"{minutes:,.1f} {kind}-min" if minutes >= 1 else f"{minutes:.2g} {kind}-min"
 
 
 def board_heads(names: list[str]) -> list[tuple[str, str]]:
@@ -135,13 +137,16 @@ def board_label(row: dict) -> str:
 
 
 def board_html(names: list[str], rows: list[dict], sort: str | None = None, descending: bool = False, base: str = "",
-               table_id: str = "submissions", link_reports: bool = True, hidden=()) -> str:
+               table_id: str = "submissions", link_reports: bool = True, hidden=(), compact: bool = False) -> str:
     """The table as HTML: the sorted column's head marked (▲ ascending, ▼ descending, and ``aria-sort``); an empty cell
     says why in its text and its tooltip; each figure links to its run's report (paths after ``base``); the columns
-    ``hidden`` names are left out (the model column always shows)."""
+    ``hidden`` names are left out (the model column always shows). ``compact`` (the app's table): a figure shows its
+    headline to three digits and its rank group, the interval in its tooltip, and links to its run's view
+    (``?run=runs/BENCHMARK/MODEL/RUN``); the minor columns carry the class ``wb-minor``, which a narrow page hides."""
     e = as_html
     heads = [(k, t) for k, t in board_heads(names) if k == "model" or k not in hidden]
-    head = "".join(f'<th data-key="{e(k)}"' + (f' aria-sort="{"descending" if descending else "ascending"}"' if k == sort else "")
+    minor = lambda k: ' class="wb-minor"' if compact and k in MINOR_COLUMNS else ""  # noqa: E731
+    head = "".join(f'<th data-key="{e(k)}"{minor(k)}' + (f' aria-sort="{"descending" if descending else "ascending"}"' if k == sort else "")
                    + f">{e(t)}{(' ▼' if descending else ' ▲') if k == sort else ''}</th>" for k, t in heads)
     body = []
     for r in rows:
@@ -151,15 +156,23 @@ def board_html(names: list[str], rows: list[dict], sort: str | None = None, desc
                 c = r["cells"][k]
                 if c["sort"] is None:
                     kind, _, detail = c["why"].partition(": ")
-                    tds.append(f'<td class="missing" title="{e(c["why"])}">{e(kind)}<br><small>{e(detail)}</small></td>')
-                else:
-                    text = e(c["text"])
-                    link = c["report"] and link_reports
-                    group = (f' title="rank group {rank_text(c["rank"], c["tied"])}'
-                             + (f': its interval overlaps those of the {c["tied"] - 1} other model(s) of the group"' if c["tied"] > 1 else '"')
-                             if c.get("rank") else "")
-                    tds.append(f'<td data-sort="{c["sort"]}"{group}>' + (f'<a href="{e(base + c["report"])}">{text}</a>' if link else text)
-                               + (f' <small class="wb-rank">{rank_text(c["rank"], c["tied"])}</small>' if c.get("rank") else "") + "</td>")
+                    tds.append(f'<td class="missing" title="{e(c["why"])}">{e(kind)}' + ("" if compact else f"<br><small>{e(detail)}</small>") + "</td>")
+                    continue
+                group = ""
+                if c.get("rank"):
+                    group = f"rank group {rank_text(c['rank'], c['tied'])}" + (
+                        f": its interval overlaps those of the {c['tied'] - 1} other model(s) of the group" if c["tied"] > 1 else "")
+                rank = f' <small class="wb-rank">{rank_text(c["rank"], c["tied"])}</small>' if c.get("rank") else ""
+                if compact:
+                    short = f"{c['sort']:.3g}" + (" †" if c.get("profile", "") is None else "")
+                    tip = "; ".join(x for x in (c["text"], group, "click for the run: its tables, figures and items") if x)
+                    tds.append(f'<td data-sort="{c["sort"]}" data-run="{e(c["run"])}" title="{e(tip)}">'
+                               f'<a class="wb-run" href="?run={e(quote(c["run"]))}">{e(short)}</a>{rank}</td>')
+                    continue
+                text = e(c["text"])
+                link = c["report"] and link_reports
+                tds.append(f'<td data-sort="{c["sort"]}"' + (f' title="{e(group)}"' if group else "") + ">"
+                           + (f'<a href="{e(base + c["report"])}">{text}</a>' if link else text) + rank + "</td>")
                 continue
             value = r.get(k)
             if k == "rank" and value:
@@ -168,7 +181,7 @@ def board_html(names: list[str], rows: list[dict], sort: str | None = None, desc
                            f'benchmark(s){shared}">{rank_text(value, r.get("tied", 1))}</td>')
                 continue
             if k == "revision" and len(str(value)) > 16:  # a Hub commit: its first 12 characters, the whole in the tooltip
-                tds.append(f'<td title="{e(str(value))}"><code>{e(str(value)[:12])}</code></td>')
+                tds.append(f'<td{minor(k)} title="{e(str(value))}"><code>{e(str(value)[:12])}</code></td>')
                 continue
             if k == "params" and value is not None:
                 sort_attr, value = f' data-sort="{value}"', _params_text(value)
@@ -177,13 +190,31 @@ def board_html(names: list[str], rows: list[dict], sort: str | None = None, desc
             else:
                 sort_attr = ""
             if value in (None, ""):
-                tds.append(f'<td class="missing" title="{e(_why_blank(k))}">–</td>')
+                tds.append(f'<td class="missing{" wb-minor" if minor(k) else ""}" title="{e(_why_blank(k))}">–</td>')
             elif k == "link":
-                tds.append(f'<td><a href="{e(value)}" rel="noopener">Hub</a></td>')
+                tds.append(f'<td{minor(k)}><a href="{e(value)}" rel="noopener">Hub</a></td>')
             else:
-                tds.append(f"<td{sort_attr}>{e(str(value))}</td>")
+                tds.append(f"<td{sort_attr}{minor(k)}>{e(str(value))}</td>")
         body.append(f'<tr data-label="{e(board_label(r))}">' + "".join(tds) + "</tr>")
     return (f'<table id="{e(table_id)}"><thead><tr>{head}</tr></thead><tbody>\n' + "\n".join(body) + "\n</tbody></table>\n")
+
+
+def waiting_html(rows: list[dict]) -> str:
+    """The requests not scored yet or failed, apart from the scored table: model, revision, dtype, family, size, the
+    day submitted, the status and why (the failure's reason, or the workers holding it)."""
+    if not rows:
+        return ""
+    e = as_html
+    body = []
+    for r in rows:
+        why = next((c["why"] for c in r["cells"].values()), "") or ""
+        body.append(f'<tr data-status="{e(r["status"])}"><td>{e(r["model"])}</td><td><code>{e(str(r["revision"])[:12])}</code></td>'
+                    f'<td>{e(r["dtype"])}</td><td>{e(r["family"] or "–")}</td>'
+                    f'<td>{e(_params_text(r["params"]) if r["params"] is not None else "–")}</td><td>{e(r["submitted"] or "–")}</td>'
+                    f'<td>{e(r["status"])}</td><td>{e(why.partition(": ")[2] or why)}</td></tr>')
+    return (f'<h3 id="wb-waiting-head">Not scored yet, or failed ({len(rows)})</h3><table id="board-waiting"><thead><tr>'
+            "<th>model</th><th>revision</th><th>dtype</th><th>family</th><th>params</th><th>submitted</th><th>status</th>"
+            "<th>why</th></tr></thead><tbody>" + "".join(body) + "</tbody></table>")
 
 
 def rank_text(rank: int, tied: int) -> str:

@@ -67,7 +67,7 @@ def collect(runs: list[Path], folder: Path, records: bool = True, repo_id: str |
     results.sort(key=lambda r: (r["benchmark"], r["model"], r["run"], r["metric"]))
     details.sort(key=lambda r: (r["benchmark"], r["model"], r["run"], r["id"]))
     write_config(folder, "results", results, RESULT_FEATURES)
-    write_config(folder, "details", details, DETAIL_FEATURES)
+    write_config(folder, "details", details, DETAIL_FEATURES, by_model=True)
     summaries = stored_summaries(folder)
     (folder / "README.md").write_text(card(summaries, repo_id, submissions_markdown(folder)))
     (folder / "leaderboard.md").write_text(submissions_markdown(folder) + leaderboard_markdown(summaries))

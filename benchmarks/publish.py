@@ -220,7 +220,8 @@ def publish_results(runs: list[Path], repo_id: str | None = None, records: bool 
     if api is not None:
         try:
             api.create_repo(repo_id, repo_type="dataset", exist_ok=True)
-            api.upload_folder(folder_path=str(folder), repo_id=repo_id, repo_type="dataset",
+            # a parquet file no longer written (an older layout's) is removed in the same commit, so no row is read twice
+            api.upload_folder(folder_path=str(folder), repo_id=repo_id, repo_type="dataset", delete_patterns=["data/*/*.parquet"],
                               commit_message=f"wordbench results: {len(runs)} run(s) added")
         except Exception as exc:  # noqa: BLE001
             raise _hub_error(f"uploading results to datasets/{repo_id}", exc, token) from None

@@ -96,7 +96,8 @@ def board(folder: Path | None, requests: list | None = None) -> tuple[list[str],
         for n in names:
             c = r["cells"].get(n)
             if c and c["value"] is not None:
-                row["cells"][n] = {"text": cell_text(c), "sort": c["value"], "ci": c["ci"], "why": None, "report": c["report"]}
+                row["cells"][n] = {"text": cell_text(c), "sort": c["value"], "ci": c["ci"], "why": None, "report": c["report"],
+                                   "run": c["report"].rpartition("/")[0], "profile": c["profile"]}
             elif n in e.get("skipped", {}):
                 row["cells"][n] = {"text": "skipped", "sort": None, "why": f"skipped: {e['skipped'][n]}", "report": None}
             elif (n, slug_of(r["model"])) in damaged:  # published, but its summary cannot be read: said so, not "never published"

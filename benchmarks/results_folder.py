@@ -98,12 +98,31 @@ def read_config(folder: Path, config: str) -> list[dict]:
         raise DataFormatError(f"{folder}: cannot read the {config} rows ({str(exc).splitlines()[0]}); restore the folder") from None
 
 
-def write_config(folder: Path, config: str, rows: list[dict], features: datasets.Features) -> None:
+def write_config(folder: Path, config: str, rows: list[dict], features: datasets.Features, by_model: bool = False) -> None:
+    """The rows of ``config`` as parquet under ``data/CONFIG/``: one file, or (``by_model``) one file per model,
+    ``details_file``, so that each model's rows are a config of their own on the Hub as well as part of the whole."""
     target = folder / "data" / config
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
-    table = datasets.Dataset.from_list(rows, features=features) if rows else datasets.Dataset.from_dict({k: [] for k in features}, features=features)
-    table.to_parquet(str(target / "train-00000-of-00001.parquet"))
+    groups: dict[str, list[dict]] = {}
+    for row in rows:
+        groups.setdefault(details_file(row["model"]) if by_model else "train-00000-of-00001.parquet", []).append(row)
+    for name, group in (groups or {"train-00000-of-00001.parquet": []}).items():
+        table = datasets.Dataset.from_list(group, features=features) if group else datasets.Dataset.from_dict({k: [] for k in features}, features=features)
+        table.to_parquet(str(target / name))
+
+
+def details_file(model: str) -> str:
+    """The parquet file of ``model``'s items under ``data/details/`` (its folder-safe name)."""
+    from .results import slug
+
+    return f"{slug(model)}.parquet"
+
+
+def details_configs(models) -> list[dict]:
+    """The card's per-model configs: ``details_MODEL``, that model's items alone (as the Open LLM Leaderboard's details)."""
+    return [{"config_name": "details_" + details_file(m).removesuffix(".parquet"),
+             "data_files": [{"split": "train", "path": "data/details/" + details_file(m)}]} for m in sorted(set(models))]
 
 
 def check_summary(s: dict, path: Path) -> None:

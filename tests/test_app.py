@@ -6,9 +6,11 @@ and no request leaving localhost."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -387,7 +389,14 @@ def _free_port() -> int:
 
 @pytest.fixture()
 def server(site):
-    queue, results = site
+    with serving(*site) as served:
+        yield served
+
+
+@contextlib.contextmanager
+def serving(queue: Path, results: Path):
+    """``wordbench serve`` over ``queue`` and ``results`` on a free port: yields (url, queue, results); a traceback
+    in its log fails the test."""
     port = _free_port()
     env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "PYTHONUNBUFFERED": "1"}
     log = tmp_path_factory_log(queue)
@@ -396,13 +405,15 @@ def server(site):
                                  str(results), "--port", str(port), "--allow-local-paths"], stdout=out, stderr=subprocess.STDOUT,
                                 text=True, env=env)
     url = f"http://127.0.0.1:{port}/"
-    wait_for(url, proc, log)
-    yield url, queue, results
-    proc.terminate()
     try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        wait_for(url, proc, log)
+        yield url, queue, results
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
     assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
 
 
@@ -521,6 +532,149 @@ def test_the_app_in_a_real_browser(server, models, tmp_path):
         expect(page.get_by_text("How the numbers are made")).to_be_visible()
         browser.close()
     assert outside == []  # no font, script or request left localhost
+
+
+@pytest.fixture()
+def board_of_four(site, models):
+    """The site with a fourth model, llama, scored in bfloat16 (so two precisions), and a pending request for the whole
+    suite (so the table has every benchmark's column, most of them empty)."""
+    from wordbench.benchmarks.queue import LocalQueue
+    from wordbench.benchmarks.submit import admit
+    from wordbench.benchmarks.worker import run
+
+    queue, results = site
+    q = LocalQueue(queue)
+    admit(str(models["llama"]), q, dtype="bfloat16", submitter="maintainer")
+    stats = run(q, results, queue.parent / "runs", device="cpu", stop_when_empty=True)
+    assert all(line.endswith("FINISHED") for line in stats.requests), stats.requests
+    settings = json.loads((queue / "queue.json").read_text())
+    (queue / "queue.json").write_text(json.dumps({**settings, "suite": "all"}))
+    admit(str(models["gpt2"]), LocalQueue(queue), dtype="float16", submitter="maintainer")
+    return queue, results
+
+
+def test_the_table_fits_is_shaped_and_every_figure_opens_its_items(board_of_four, tmp_path):
+    """In a real browser, at 1400 and 800 px: the table fits without sideways scrolling; the column chooser hides and
+    shows a benchmark; the precision filter and the pages work; models whose intervals overlap show their shared rank
+    group; a figure opens its run with its items (and its link as an address does the same); two models compared.
+    ``WB_SCREENSHOTS=DIR`` keeps a screenshot of each view."""
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    from wordbench.benchmarks.ranking import board
+
+    expect.set_options(timeout=90_000)
+    shots = Path(os.environ["WB_SCREENSHOTS"]) if os.environ.get("WB_SCREENSHOTS") else None
+    from wordbench.benchmarks.queue import LocalQueue
+
+    names, rows = board(board_of_four[1], LocalQueue(board_of_four[0]).requests())
+    tied = {r["model"] for r in rows if r["cells"]["wnlampro"].get("tied", 0) > 1}
+    assert len(names) == 6 and len(tied) >= 2  # the fixture holds a rank group of two or more models
+    with serving(*board_of_four) as (url, queue, results):
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(60_000)
+
+            def shot(name: str) -> None:
+                if shots:
+                    shots.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(shots / f"{name}-{page.viewport_size['width']}.png"), full_page=True)
+
+            def fits() -> bool:
+                return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth && "
+                                     "[...document.querySelectorAll('.wb-table-wrap')].every(w => w.scrollWidth <= w.clientWidth + 1)")
+
+            page.goto(url)
+            board_rows = page.locator("#board tbody tr")
+            expect(board_rows).to_have_count(4)
+            expect(page.locator("#board-waiting tbody tr")).to_have_count(1)  # the pending request, apart from the scored
+            expect(page.locator("#board th")).to_have_count(5 + 6 + 6)
+            assert fits(), "the table scrolls sideways at 1400 px"
+            for model in tied:  # a shared rank group reads =N in each of its models' cells
+                expect(page.locator(f'#board tr[data-label^="{model} "] .wb-rank').first).to_contain_text("=")
+            shot("leaderboard")
+
+            # the column chooser hides a benchmark, and shows it again
+            page.locator("#wb-hide input").first.click()
+            page.locator("#wb-hide").get_by_role("option", name="wnlampro", exact=True).click()
+            expect(page.locator('#board th[data-key="wnlampro"]')).to_have_count(0)
+            page.keyboard.press("Escape")
+            page.locator("#wb-hide .token-remove.remove-all").click()  # the list's clear button
+            expect(page.locator('#board th[data-key="wnlampro"]')).to_have_count(1)
+
+            # the precision filter keeps the bfloat16 model alone; then every precision again
+            page.locator("#wb-precision input").first.click()
+            page.locator("#wb-precision").get_by_role("option", name="bf16", exact=True).click()
+            page.keyboard.press("Escape")
+            expect(board_rows).to_have_count(1)
+            expect(board_rows.first).to_have_attribute("data-label", re.compile(r"^llama "))
+            page.locator("#wb-precision .token-remove.remove-all").click()
+            expect(board_rows).to_have_count(4)
+
+            # pages of two rows
+            per_page = page.locator("#wb-per-page input").first
+            per_page.fill("2")
+            per_page.press("Enter")
+            expect(page.locator("#wb-table")).to_contain_text("Page 1 of 2")
+            expect(board_rows).to_have_count(2)
+            first_page = set(board_rows.evaluate_all("rs => rs.map(r => r.dataset.label)"))
+            box = page.locator("#wb-page input, #wb-page textarea").first
+            box.fill("2")
+            box.press("Enter")
+            expect(page.locator("#wb-table")).to_contain_text("Page 2 of 2")
+            second_page = set(board_rows.evaluate_all("rs => rs.map(r => r.dataset.label)"))
+            assert len(second_page) == 2 and not first_page & second_page
+            per_page.fill("25")
+            per_page.press("Enter")
+            box.fill("1")
+            box.press("Enter")
+            expect(board_rows).to_have_count(4)
+
+            # a figure opens its run: heading, tables, figures and a page of its items
+            cell = page.locator('#board tr[data-label^="gpt2 "] td[data-run]').first
+            run = cell.get_attribute("data-run")
+            cell.locator("a.wb-run").click()
+            expect(page.locator("#wb-run-view .wb-run-title")).to_contain_text("gpt2 on wnlampro")
+            expect(page.locator("#wb-run-view .wb-run-figures img").first).to_be_visible()
+            items = page.locator("#wb-items table.wb-items tbody tr")
+            expect(items).to_have_count(50)
+            expect(page.locator("#wb-items")).to_contain_text("page 1 of 4")
+            page.locator("#wb-item-next").click()
+            expect(page.locator("#wb-items")).to_contain_text("page 2 of 4")
+            search = page.locator("#wb-item-search input, #wb-item-search textarea").first
+            search.fill("antonym/")
+            search.press("Enter")
+            expect(page.locator("#wb-items")).to_contain_text("Items 1-50 of 60 (page 1 of 2)")
+            assert fits()
+            shot("run")
+            page.set_viewport_size({"width": 800, "height": 1000})
+            shot("run")
+            page.set_viewport_size({"width": 1400, "height": 1000})
+
+            # the link as an address opens the same run in a new page
+            other = browser.new_page(viewport={"width": 800, "height": 1000})
+            other.goto(f"{url}?run={run}")
+            expect(other.locator("#wb-run-view .wb-run-title")).to_contain_text("gpt2 on wnlampro")
+            other.close()
+
+            # two models side by side on a benchmark
+            page.get_by_role("tab", name="Leaderboard").click()
+            for box_id, value in (("#wb-bench", "wnlampro"), ("#wb-first", "gpt2"), ("#wb-second", "bert")):
+                page.locator(f"{box_id} input").first.click()
+                page.locator(box_id).get_by_role("option", name=value, exact=True).click()
+            expect(page.locator("#wb-pair")).to_contain_text("gpt2 - bert")
+            shot("compare")
+
+            # at 800 px the table reads: the minor columns give way, the benchmarks stay
+            page.set_viewport_size({"width": 800, "height": 1000})
+            page.evaluate("() => window.scrollTo(0, 0)")
+            expect(page.locator('#board th[data-key="revision"]')).to_be_hidden()
+            expect(page.locator('#board th[data-key="wnlampro"]')).to_be_visible()
+            expect(page.locator('#board th[data-key="model"]')).to_be_visible()
+            assert fits(), "the table scrolls sideways at 800 px"
+            shot("leaderboard")
+            browser.close()
 
 
 # Text from strangers ------------------------------------------------------------------------------------------------
@@ -647,6 +801,29 @@ def test_set_aside_copies_never_overwrite_each_other_and_a_file_in_the_way_is_no
     (queue / "requests" / "s.json").write_text("third{")
     assert q.set_aside() == [] and (queue / "requests" / "s.json").read_text() == "third{"
     assert q.claim("w1") is None or q.claim("w1").status == "RUNNING"  # claims go on past the file
+
+
+def test_a_run_opens_with_its_items_and_only_runs_the_results_hold_are_read(site):
+    from wordbench.benchmarks.app import Leaderboard
+    from wordbench.benchmarks.run_view import ITEMS_PER_PAGE
+
+    queue, results = site
+    lb = Leaderboard(str(queue), str(results))
+    table = lb.table()
+    runs = re.findall(r'data-run="([^"]+)"', table)
+    assert len(runs) == 2 and all(f'href="?run={r}"' in table for r in runs)  # each figure links to its run
+    run = next(r for r in runs if "/gpt2/" in r)
+    view = lb.run_view(run)
+    assert "gpt2 on wnlampro" in view and "data:image/png;base64," in view and "Table 6" in view
+    items = lb.run_items(run)
+    assert f"Items 1-{ITEMS_PER_PAGE} of 200 (page 1 of 4)" in items and items.count("<tr>") == ITEMS_PER_PAGE + 1
+    assert "Items 151-200 of 200" in lb.run_items(run, "4") and "Items 151-200" in lb.run_items(run, "99")  # past the end: the last
+    assert "No item matches." in lb.run_items(run, "1", "no such text anywhere")
+    for bad in ("runs/wnlampro/gpt2/../../../../etc", "/etc/passwd", "runs/wnlampro/nobody/1234", "x" * 5000):
+        assert "wb-error" in lb.run_view(bad) and "Traceback" not in lb.run_view(bad)
+    assert "page must be a number" in lb.run_items(run, "-1") and "at most" in lb.run_items(run, "1", "x" * 10_000)
+    shutil.rmtree(results / "data" / "details")
+    assert "were not published" in lb.run_items(run)
 
 
 def test_damaged_results_files_are_named_in_the_page(site):

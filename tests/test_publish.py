@@ -178,6 +178,9 @@ def test_results_dataset_grows_and_a_republished_run_replaces_its_rows(runner, t
     assert mrr["gpt2"]["value"] == summary["metrics"]["antonym"]["all"]["mrr"]
     details = datasets.load_dataset(str(local), "details", split="train")
     assert len(details) == 2 * len(gpt2.records()) and json.loads(details[0]["record"])["id"] == details[0]["id"]
+    assert sorted(p.name for p in (local / "data" / "details").iterdir()) == ["gpt2.parquet", "llama.parquet"]
+    alone = datasets.load_dataset(str(local), "details_llama", split="train")  # each model's items, a config of their own
+    assert set(alone["model"]) == {"llama"} and len(alone) == len(llama.records())
     card = (local / "README.md").read_text()
     assert "config_name: results" in card and "# Leaderboard" in card and "| gpt2 |" in card and "| llama |" in card
     board = runner.invoke(cli, ["leaderboard", str(local), "--html", str(tmp_path / "board.html")])
@@ -198,6 +201,8 @@ def test_publish_results_to_the_hub_in_one_upload(runner, tiny_models, wnlampro_
     assert result.exit_code == 0, result.output
     names = [name for name, _, _ in hub.instances[-1].calls]
     assert names == ["create_repo", "upload_folder"] and TOKEN not in result.output
+    upload = hub.instances[-1].calls[-1]
+    assert "data/*/*.parquet" in str(upload)  # a parquet file of an older layout is removed in the same commit
     assert (tmp_path / "publish" / "results-acme-results" / "data" / "results").is_dir()
     not_a_run = tmp_path / "empty"
     not_a_run.mkdir()
