@@ -393,3 +393,27 @@ def test_the_fused_heads_first_call_is_one_forward_pass_and_a_token_past_the_hea
     assert model.fused_head is True and len(calls) == 1
     with pytest.raises(ModelError, match="outside"):
         model.fused_logprobs(torch.zeros(1, model.model.config.hidden_size), torch.tensor([model.model.config.vocab_size]))
+
+
+def test_a_cache_goes_by_the_name_the_model_takes():
+    """transformers 5 renames forward's ``past_key_values`` to ``cache`` (the old name goes in 5.40): every path that
+    hands a KV cache to a model uses the name its forward declares, and reads the cache back under either name."""
+    from types import SimpleNamespace
+
+    from wordbench.scorers.models.base import cache_out, with_cache
+
+    class Renamed:
+        def forward(self, input_ids=None, cache=None, **kwargs): ...
+
+    class Older:
+        def forward(self, input_ids=None, past_key_values=None, **kwargs): ...
+
+    assert with_cache(Renamed(), "kv") == {"cache": "kv"} and with_cache(Older(), "kv") == {"past_key_values": "kv"}
+    assert cache_out(SimpleNamespace(cache="new")) == "new" and cache_out(SimpleNamespace(past_key_values="old")) == "old"
+    import inspect
+
+    import wordbench.scorers.models as models
+
+    for module in ("causal", "seq2seq", "decode"):
+        source = inspect.getsource(__import__(f"{models.__name__}.{module}", fromlist=["_"]))
+        assert "past_key_values=" not in source and ".past_key_values" not in source, module

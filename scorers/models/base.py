@@ -53,6 +53,25 @@ def config_layers(config, family: str = "causal", states: str = "encoder") -> in
     return int(getattr(config, "num_hidden_layers", None) or getattr(config, "n_layer"))
 
 
+@functools.lru_cache(maxsize=64)
+def _cache_keyword(forward) -> str:
+    import inspect
+
+    return "cache" if "cache" in inspect.signature(forward).parameters else "past_key_values"
+
+
+def with_cache(model, cache) -> dict:
+    """The keyword argument that hands a KV cache to ``model``'s forward: ``cache`` where the model takes it (transformers
+    5 renamed ``past_key_values``, which it drops in 5.40), else ``past_key_values``."""
+    forward = getattr(type(model), "forward", None) or model.forward
+    return {_cache_keyword(forward): cache}
+
+
+def cache_out(out):
+    """The KV cache a forward returned, under either name (``cache_out(out).layers``: each layer's keys and values)."""
+    return getattr(out, "cache", None) or getattr(out, "past_key_values", None)
+
+
 def split_by(flat: Sequence, sizes: Iterable[int]) -> list[list]:
     """``flat`` cut into consecutive lists of the given sizes (per-token values back into their groups)."""
     items = iter(flat)

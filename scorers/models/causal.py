@@ -11,7 +11,7 @@ import torch
 
 from wordbench.hashing import seeded_key
 
-from .base import Encoded, LineSteps, ScoringModel, TokenScores, narrowest_width, split_by, token_logprobs
+from .base import Encoded, LineSteps, ScoringModel, TokenScores, cache_out, narrowest_width, split_by, token_logprobs, with_cache
 from .batching import Deferred
 from .decode import ROWS_CPU, TOKENS_CPU, Budget, Decoder, Request, Stats
 from .trie import build_trie, common_prefix
@@ -346,9 +346,9 @@ class CausalLM(ScoringModel):
                 values[n] = [v]
         if rest is not None:
             owner, cont_ids, cont_mask, positions, at = rest
-            kv = [(layer.keys, layer.values) for layer in out.past_key_values.layers]
+            kv = [(layer.keys, layer.values) for layer in cache_out(out).layers]
             more = self._gathered_logprobs(
-                at, input_ids=cont_ids, use_cache=True, past_key_values=DynamicCache(ddp_cache_data=[(k[owner], v[owner]) for k, v in kv]),
+                at, input_ids=cont_ids, use_cache=True, **with_cache(self.model, DynamicCache(ddp_cache_data=[(k[owner], v[owner]) for k, v in kv])),
                 attention_mask=torch.cat([mask[owner], cont_mask], 1), position_ids=positions,
             ).read()
             for n, r in zip(longer, more):
@@ -455,7 +455,7 @@ class _CausalLineSteps(LineSteps):
         super().__init__(model, lines, [model.bos_id])
         ids, mask = model.pad(self.ids)
         out = model.model(input_ids=ids, attention_mask=mask, use_cache=True)
-        self.kv = [(layer.keys, layer.values) for layer in out.past_key_values.layers]
+        self.kv = [(layer.keys, layer.values) for layer in cache_out(out).layers]
         self.table = []
         for row, seq in enumerate(self.ids):
             logprobs = torch.log_softmax(out.logits[row, : len(seq)].float(), -1)
@@ -491,7 +491,8 @@ class _CausalLineSteps(LineSteps):
         last = torch.tensor([len(p) - 1 for p in paths], device=device)
         with self.model.head_at(torch.arange(len(paths), device=device), last) as pick:
             logits = pick(self.model.model(
-                input_ids=ids, attention_mask=torch.cat([context_mask, path_mask], 1), position_ids=positions, past_key_values=cache, use_cache=True
+                input_ids=ids, attention_mask=torch.cat([context_mask, path_mask], 1), position_ids=positions, use_cache=True,
+                **with_cache(self.model.model, cache)
             ).logits)
         logprobs = torch.log_softmax(logits.float(), -1)
         return summarize_steps(logprobs, self.vocab_tensors)

@@ -21,6 +21,8 @@ from typing import Sequence
 
 import torch
 
+from .base import cache_out, with_cache
+
 NEG = -1.0e9  # transformers' "impossible" score in beam search
 ROWS_CUDA = 8192  # rows decoded together at most on a GPU (their logits of a 128k vocabulary: 6 GB)
 ROWS_CPU = 80  # on a CPU: 16 prompts of 5 beams, as the fixed batches before (a step costs about its rows there)
@@ -264,7 +266,6 @@ class Decoder:
         self.model, self.device, self.pad_id, self.budget, self.row_cap = model, device, pad_id, budget, row_cap
         params = inspect.signature(model.forward).parameters
         self.keep_last = "logits_to_keep" in params
-        self.cache_arg = "cache" if "cache" in params else "past_key_values"  # transformers 5 renamed it
         self.stats = Stats()
         self.ends: list[int] = []  # per prompt of the last ``run``: the step at which it ended (``plan``'s output length)
         self.oom_retries = 0  # calls begun again at half the budget after CUDA ran out of memory (``stats``: the last attempt)
@@ -272,8 +273,8 @@ class Decoder:
     # --- the cache: rows x layers of [heads, width, dim], left-padded -----------------------------
     def _forward(self, ids, mask, positions, cache):
         kw = {"logits_to_keep": 1} if self.keep_last else {}
-        out = self.model(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=True, **{self.cache_arg: cache}, **kw)
-        return out.logits[:, -1].float(), getattr(out, "cache", None) or out.past_key_values
+        out = self.model(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=True, **with_cache(self.model, cache), **kw)
+        return out.logits[:, -1].float(), cache_out(out)
 
     @staticmethod
     def _layers(cache):

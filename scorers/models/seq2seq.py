@@ -22,7 +22,7 @@ import torch
 
 from wordbench.spec import Spec, opt
 
-from .base import Encoded, LineSteps, ModelError, ScoringModel, config_layers, narrowest_width, split_by
+from .base import Encoded, LineSteps, ModelError, ScoringModel, cache_out, config_layers, narrowest_width, split_by, with_cache
 from .causal import check_strategy, finish_generation, generation_config, sample_seeds, seeded_rows
 from .trie import Trie, build_trie, forest
 
@@ -457,7 +457,7 @@ class _Seq2SeqLineSteps(LineSteps):
         at = torch.tensor(rows, device=m.device)
         with m.head_at(at[:, 0], at[:, 1]) as pick:  # the head only where a step is read
             out = m.model(encoder_outputs=(enc,), attention_mask=src_mask, decoder_input_ids=dec, decoder_attention_mask=dec_mask, use_cache=True)
-        cache = out.past_key_values
+        cache = cache_out(out)
         logprobs = torch.log_softmax(pick(out.logits).float(), -1)
         steps = iter(summarize_steps(logprobs, self.vocab_tensors, [t for _, _, own in part for t in own + [-1]]))
         self.chunks.append((enc, src_mask, [(l.keys, l.values) for l in cache.self_attention_cache.layers],
@@ -518,5 +518,5 @@ class _Seq2SeqLineSteps(LineSteps):
         last = torch.tensor([len(p) - 1 for p in paths], device=m.device)
         with m.head_at(torch.arange(len(paths), device=m.device), last) as pick:  # the head at each path's end only
             logits = m.model(encoder_outputs=(enc,), attention_mask=src_mask, decoder_input_ids=ids, decoder_attention_mask=dec_mask,
-                             past_key_values=cache, use_cache=True).logits
+                             use_cache=True, **with_cache(m.model, cache)).logits
         return summarize_steps(torch.log_softmax(pick(logits).float(), -1), self.vocab_tensors)
