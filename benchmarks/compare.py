@@ -84,9 +84,10 @@ def compare(folder: Path, benchmark: str, first: str, second: str, seed: int = 0
         why = "the runs used different options" if not same_options else "the headline is no mean over items" if shared else "no item in common"
         out["method"] = f"from the two headline intervals (MOVER, Zou & Donner 2008; {why})" if out["interval"] else f"no interval ({why})"
     if same_options:
-        differ = [i for i in shared if scorer.decision(rec_a[i]) is not None and scorer.decision(rec_a[i]) != scorer.decision(rec_b[i])]
+        decided = {i: (scorer.decision(rec_a[i]), scorer.decision(rec_b[i])) for i in shared}
+        differ = [i for i in shared if decided[i][0] is not None and decided[i][0] != decided[i][1]]
         out["disagreeing"] = len(differ)
-        out["disagree"] = [{"id": i, first: scorer.decision(rec_a[i]), second: scorer.decision(rec_b[i])} for i in differ[:SHOWN]]
+        out["disagree"] = [{"id": i, first: decided[i][0], second: decided[i][1]} for i in differ[:SHOWN]]
     return out
 
 
