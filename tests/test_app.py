@@ -674,6 +674,12 @@ def test_the_table_fits_is_shaped_and_every_figure_opens_its_items(board_of_four
             expect(page.locator('#board th[data-key="model"]')).to_be_visible()
             assert fits(), "the table scrolls sideways at 800 px"
             shot("leaderboard")
+            for tab in ("Submit", "Queue", "About"):  # the other views at both widths
+                page.get_by_role("tab", name=tab).click()
+                for width in (800, 1400):
+                    page.set_viewport_size({"width": width, "height": 1000})
+                    assert fits(), f"the {tab} tab scrolls sideways at {width} px"
+                    shot(tab.lower())
             browser.close()
 
 
