@@ -971,7 +971,7 @@ BENCHMARK = Benchmark(
         "language models prompted with the paper's three criteria (section 4) with no access to the builder or earlier "
         "verdicts (2026-11-24, builds 2.4.0-2.5.0; builders/paraphrase_review.tsv). No person annotated them. The "
         "rules alone: 63 of 95 triples accepted (66%, builder 2.4.0, read whole); with the review, 75 of 75 of the "
-        "default build are triples a reader accepted, and a further reader accepted 38 of 40 of a seeded sample (95%). "
+        "default build are triples a reader accepted (perf/results/paraphrase-build.json). "
         "`--set review=FILE` uses your own annotation; the authors' files load unchanged (--data rare.txt,common.txt).\n"
         "- The offline corpus holds too few rare words: 9 of the 25 rare carriers are WordNet's example sentences "
         "(carrier_source wordnet), shorter dictionary sentences, against 2 of the 50 common ones.\n"

@@ -246,7 +246,7 @@ nearest neighbours in a 50-dim word2vec model trained on the train corpus (soft 
 **Offline default:** the English Wikipedia sample in gensim's test data (markup removed, sentences split
 by pysbd, which does not cut after "Mr." or "U.S.", one Moses-tokenized sentence per line, a seeded 10%
 of the articles as test) and wordfreq rates, because
-counts from a 0.4M-token corpus cannot fill the low bin once scaled. The paper's recipe:
+counts from a corpus of under 0.5M tokens cannot fill the low bin once scaled. The paper's recipe:
 `train=hf:Salesforce/wikitext:wikitext-103-raw-v1:train test=hf:Salesforce/wikitext:wikitext-103-raw-v1:test frequencies=train`.
 """
 CITATION = """\
