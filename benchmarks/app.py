@@ -86,6 +86,20 @@ def age(iso: str | None, now: datetime | None = None) -> str:
     return f"{max(seconds, 0):.0f} s"
 
 
+def page_number(value):
+    """A page box's text as a number (-1 where it is no number); any other value as it came, for the check."""
+    if isinstance(value, str):
+        return int(value) if value.strip().isdigit() else -1
+    return value
+
+
+def number_problem(what: str, n, most: int) -> str | None:
+    """Why ``n`` (a page, a count of rows) is no number from 1 to ``most``; None where it is one, or not given."""
+    if n is not None and (not isinstance(n, (int, float)) or isinstance(n, bool) or not 1 <= n <= most):
+        return f"{what} must be a number from 1 to {most:,}"
+    return None
+
+
 def control_problem(sort, order, families, sizes, search, lists=(), page=1, per_page=PER_PAGE) -> str | None:
     """Why the Leaderboard tab's controls hold a value the form never offers (None: they do not). ``lists``: the
     other choice lists (dtype, weights, status, hidden columns), each a list of short texts."""
@@ -93,8 +107,8 @@ def control_problem(sort, order, families, sizes, search, lists=(), page=1, per_
         if not isinstance(values, (list, tuple, type(None))) or any(not isinstance(v, str) or len(v) > 64 for v in values or ()):
             return "a filter is a list of short texts"
     for what, n, most in (("page", page, 10**6), ("rows per page", per_page, 500)):
-        if n is not None and (not isinstance(n, (int, float)) or isinstance(n, bool) or not 1 <= n <= most):
-            return f"{what} must be a number from 1 to {most:,}"
+        if (problem := number_problem(what, n, most)) is not None:
+            return problem
     if not isinstance(sort, (str, type(None))) or not isinstance(search, (str, type(None))):
         return "sort and search are text"
     if order not in ORDERS:
@@ -186,10 +200,7 @@ class Leaderboard:
                hidden=(), page=1, per_page=PER_PAGE) -> str:
         """The table as the controls ask for it. A value no control offers (sent through the API) is refused in one line
         in the page, as the form would not take it."""
-        if isinstance(page, str):  # the page box's text
-            page = int(page) if page.strip().isdigit() else -1
-        if isinstance(per_page, str):
-            per_page = int(per_page) if per_page.strip().isdigit() else -1
+        page, per_page = page_number(page), page_number(per_page)  # the page box's text
         problem = control_problem(sort, order, families, sizes, search, (dtypes, weights, statuses, hidden), page, per_page)
         if problem:
             return error_html(problem)
@@ -283,10 +294,10 @@ class Leaderboard:
         control's value is."""
         if not run:
             return ""
-        if isinstance(page, str):
-            page = int(page) if page.strip().isdigit() else -1
-        if not isinstance(page, int) or isinstance(page, bool) or not 1 <= page <= 10**6:
-            return error_html("page must be a number from 1 to 1,000,000")
+        page = page_number(page)
+        problem = number_problem("page", page if isinstance(page, int) else -1, 10**6)  # a whole number: it slices the items
+        if problem:
+            return error_html(problem)
         if not isinstance(search, (str, type(None))) or len(search or "") > MODEL_CAP:
             return error_html(f"the search is text of at most {MODEL_CAP} characters")
         try:
@@ -639,8 +650,9 @@ def build_app(queue: str, results: str, allow_local: bool = False, token: str | 
             return lb.run_view(run), "1", lb.run_items(run, "1", "")
 
         def turn(run, at, search, step):
-            at = (int(at) if str(at).strip().isdigit() else 1) + step
-            return str(max(1, at)), lb.run_items(run, str(max(1, at)), search)
+            at = page_number(str(at))
+            at = max(1, (at if at >= 0 else 1) + step)
+            return str(at), lb.run_items(run, str(at), search)
 
         def from_address(request: gr.Request):
             """A figure's link (``?run=runs/...``) loaded as an address opens its run."""

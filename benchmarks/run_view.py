@@ -16,7 +16,8 @@ from wordbench.errors import ConfigError
 from wordbench.text import as_html
 
 from .registry import get
-from .results_folder import stored_runs
+from .results import RunFolder
+from .results_folder import check_summary
 
 ITEMS_PER_PAGE = 50
 FIELD_CAP = 160  # characters of a field shown in a cell; the whole field is in the cell's tooltip
@@ -25,13 +26,16 @@ RUN_NAME = re.compile(r"runs/[^/\s]+/[^/\s]+/[^/\s]+")
 
 
 def find_run(folder: Path, run: str) -> tuple[Path, dict]:
-    """(folder, summary) of the stored run ``run`` names; anything the results do not hold is one line of error."""
-    if not isinstance(run, str) or not RUN_NAME.fullmatch(run):
+    """(folder, summary) of the stored run ``run`` names, its one summary read; anything the results do not hold (a
+    name leaving ``runs/``, a folder without a summary) is one line of error."""
+    if not isinstance(run, str) or not RUN_NAME.fullmatch(run) or any(part in (".", "..") for part in run.split("/")):
         raise ConfigError(f"{str(run)[:80]!r} names no run: a run is runs/BENCHMARK/MODEL/RUN")
-    for path, summary in stored_runs(folder)[0]:
-        if path.parent.relative_to(folder).as_posix() == run:
-            return path.parent, summary
-    raise ConfigError(f"the results hold no run {run[:120]}")
+    path = Path(folder) / run / "summary.json"
+    if not path.is_file():
+        raise ConfigError(f"the results hold no run {run[:120]}")
+    summary = RunFolder(path.parent).summary()
+    check_summary(summary, path)
+    return path.parent, summary
 
 
 def run_items(folder: Path, benchmark: str, run: str) -> list[dict]:
