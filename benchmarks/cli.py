@@ -47,7 +47,7 @@ def describe_benchmark(name: str) -> str:
     from .registry import get
 
     bench = get(name)
-    return (f"{bench.name}@{bench.version}  {bench.summary}\n\n"
+    return (f"{bench.name}@{bench.version}  {bench.summary}\nkind: {bench.kind_label}\n\n"
             + _declared("builder config (build/publish/score: --set KEY=VALUE)", bench.builder_class.Config) + "\n"
             + _declared("scorer options (score: --option KEY=VALUE)", bench.scorer_class.Options))
 

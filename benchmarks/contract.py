@@ -89,6 +89,21 @@ def problems(bench: Benchmark) -> list[str]:
         return [f"{name}: checking the declaration failed: {type(exc).__name__}: {exc}"]
 
 
+def _kind_rules(bench: Benchmark, scorer: type) -> list[str]:
+    """A benchmark that names a known kind has a scorer of that kind (it extends the kind's scorer); one that names
+    none has a scorer of no known kind."""
+    from wordbench.builders.kinds import KINDS
+
+    if not isinstance(bench.kind_name, str) or (bench.kind_name and bench.kind_name not in KINDS):
+        return [f"{bench.name}: its kind_name {bench.kind_name!r} is no known kind; the kinds are {', '.join(KINDS)} ('' for its own)"]
+    has = getattr(scorer, "kind", "")
+    if has != bench.kind_name:
+        said = f"of the {bench.kind_name} kind" if bench.kind_name else "of a kind of its own (kind_name '')"
+        return [f"{bench.name}: it is declared {said} but its scorer {scorer.__name__} is "
+                + (f"of the {has} kind" if has else "of none (extend the kind's scorer in wordbench.scorers.kinds)")]
+    return []
+
+
 def _rules(bench: Benchmark, builder: type, scorer: type) -> list[str]:
     out: list[str] = []
     for kind, cls in (("builder", builder), ("scorer", scorer)):
@@ -122,6 +137,7 @@ def _rules(bench: Benchmark, builder: type, scorer: type) -> list[str]:
         extra = set(getattr(builder, what, {})) - declared
         if extra:
             out.append(f"{bench.name}: the builder's {what} name undeclared column(s) {', '.join(sorted(extra))}")
+    out += _kind_rules(bench, scorer)
     for name, profile in bench.profiles:
         try:
             bench.scorer(**dict(profile.options))

@@ -192,7 +192,8 @@ def declare(kind: str, *, name: str, data: str | Path | None, version: str = "1.
     fields.setdefault("task_categories", KINDS[kind].task_categories)
     fields.setdefault("sampling", group or "")
     fields.setdefault("faithful", "nothing: a declared benchmark reads its file as given")
-    return Benchmark(name=name, scorer_path=KINDS[kind].scorer, builder_path=f"{__name__}:KindBuilder", kind=declared, **fields)
+    return Benchmark(name=name, scorer_path=KINDS[kind].scorer, builder_path=f"{__name__}:KindBuilder", kind=declared,
+                     kind_name=kind, **fields)
 
 
 def pairs(**declaration) -> Benchmark:

@@ -454,8 +454,9 @@ CITATION = """\
 }"""
 
 BENCHMARK = Benchmark(
+    kind_name="ratings",  # its scorer extends the kind's (wordbench.scorers.kinds)
     name="vast",
-    headline=Headline("table1/bleached/top/before", "VAST r (bleached, top layer)", True),
+    headline=Headline("table1/bleached/top/before", "VAST r (bleached, top layer)", True, "table1/bleached/top/before_ci"),
     profiles=(("full", Profile()), ("quick", Profile((("n_resamples", 99), ("max_pcs", 4), ("probe_words", 200)), limit=300))),
     paper_url="https://arxiv.org/abs/2203.07504",
     task_ids=("sentiment-scoring",),

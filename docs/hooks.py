@@ -109,8 +109,8 @@ def _registry():
 
 
 def benchmarks(_: str | None) -> str:
-    lines = ["| benchmark | paper | builder version | what it measures |", "|---|---|---|---|"]
-    lines += [f"| [`{b.name}`](benchmarks/{b.name}.md) | {_cell(b.reference)} | {b.version} | {_cell(b.summary)} |"
+    lines = ["| benchmark | paper | builder version | [kind](adding-a-benchmark.md#a-benchmark-of-a-known-kind-one-declaration-beside-one-data-file) | what it measures |", "|---|---|---|---|---|"]
+    lines += [f"| [`{b.name}`](benchmarks/{b.name}.md) | {_cell(b.reference)} | {b.version} | {b.kind_label} | {_cell(b.summary)} |"
               for b in _registry().values()]
     return "\n".join(lines) + "\n"
 

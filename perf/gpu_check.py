@@ -194,6 +194,14 @@ def score_once(bench: str, spec: dict, folder: Path, out: Path, device: str, dty
     return scorer, run.records(), run.summary()
 
 
+def headline(bench: str, summary: dict) -> list:
+    """[value, interval] of a run's headline (CPU, float32): the figures a change of code must leave as they are."""
+    from wordbench.benchmarks.registry import get
+
+    value, ci = get(bench).headline.read(summary["metrics"])
+    return [value, None if ci is None else [float(v) for v in ci]]
+
+
 def correctness(check: Check, cpu_only: bool, models: dict[str, Path], data: dict, root: Path) -> None:
     from wordbench.errors import WordbenchError
 
@@ -210,7 +218,7 @@ def correctness(check: Check, cpu_only: bool, models: dict[str, Path], data: dic
             for name in MODELS:
                 label = f"{bench}-{name}"
                 try:
-                    scorer, ref, _ = score_once(bench, spec, models[name], root / label / "cpu", "cpu", "float32", "auto")
+                    scorer, ref, ref_summary = score_once(bench, spec, models[name], root / label / "cpu", "cpu", "float32", "auto")
                 except WordbenchError as exc:  # a family the benchmark does not score, a model style it needs, or a
                     out[name] = {"skipped": str(exc)[:200]}  # tiny random model's output it refuses (one line, as a user sees it)
                     continue
@@ -218,7 +226,7 @@ def correctness(check: Check, cpu_only: bool, models: dict[str, Path], data: dic
                 _, got, _ = score_once(bench, spec, models[name], root / label / "dev", device, "float32", "auto" if device == "cuda" else 1)
                 worst, diffs = compare(ref, got)
                 entry = {"items": len(ref), "max_float_diff": float(f"{worst:.3g}"), "other_diffs": len(diffs), "first_diffs": diffs[:3],
-                         "ok": worst <= FLOAT_TOL and not diffs}
+                         "ok": worst <= FLOAT_TOL and not diffs, "headline": headline(bench, ref_summary)}
                 _, half, summary = score_once(bench, spec, models[name], root / label / "bf16", device, "bfloat16", "auto", precision_sample=32)
                 entry["bf16_precision_check"] = summary.get("precision")
                 if scorer.decision(ref[0]) is not None:

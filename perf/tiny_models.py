@@ -35,15 +35,20 @@ def _byte_bpe_tokenizer(folder: Path):
 
 
 def _wordpiece_tokenizer(folder: Path):
-    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
     from transformers import PreTrainedTokenizerFast
 
-    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
-    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
-    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    tok.decoder = decoders.WordPiece()
+    normalizer, pre_tokenizer = normalizers.BertNormalizer(lowercase=True), pre_tokenizers.BertPreTokenizer()
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
-    tok.train_from_iterator(CORPUS, trainers.WordPieceTrainer(vocab_size=200, special_tokens=specials))
+    # The vocabulary is written out, sorted: the corpus's words, their beginnings and their pieces of up to 4
+    # characters as ## continuations. (The WordPiece and BPE trainers break ties between merges differently from one
+    # process to the next, so the model they gave, and every figure scored with it, changed from run to run.)
+    words = sorted({w for text in CORPUS for w, _ in pre_tokenizer.pre_tokenize_str(normalizer.normalize_str(text))})
+    starts = {w[:n] for w in words for n in range(1, len(w) + 1)}
+    pieces = {"##" + w[i:j] for w in words for i in range(1, len(w)) for j in range(i + 1, min(i + 4, len(w)) + 1)}
+    vocab = specials + sorted(starts) + sorted(pieces)
+    tok = Tokenizer(models.WordPiece({t: i for i, t in enumerate(vocab)}, unk_token="[UNK]"))
+    tok.normalizer, tok.pre_tokenizer, tok.decoder = normalizer, pre_tokenizer, decoders.WordPiece()
     cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
     tok.post_processor = processors.TemplateProcessing(single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B [SEP]", special_tokens=[("[CLS]", cls), ("[SEP]", sep)])
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]", model_max_length=64)

@@ -1,5 +1,10 @@
 """The scorers of the known kinds (``wordbench.builders.kinds``): each gives its kind's records, metrics with an
-interval, report (a table per group, runs side by side) and plot; a declared benchmark subclasses one by name."""
+interval, report (a table per group, runs side by side) and plot; a declared benchmark subclasses one by name.
+
+A built-in benchmark of a kind extends the kind's scorer with its paper's extras and keeps the kind's decision,
+headline value and interval: ``minpairs`` is of the pairs kind (:class:`PairsScorer`, in ``pairs``), ``wnlampro`` of
+the cloze kind (:class:`ClozeKind`: its ranks over the whole vocabulary, several targets an entry), ``vast`` of the
+ratings kind (:class:`RatingsKind`: Pearson's r of effect sizes with human valence)."""
 
 from __future__ import annotations
 
@@ -14,19 +19,11 @@ from wordbench.text import as_code
 
 from . import plots
 from .base import Scorer
-from .pairs import PairScorer
+from .pairs import PairsScorer
 from .stats import bootstrap_ci, spearman
 
-
-class PairsScorer(PairScorer):
-    """Which of two texts the model prefers: s(good) >= s(bad), summed token log-probabilities (masked: PLL)."""
-
-    group_key: ClassVar[str] = "group"
-
-    def score(self, model, items: list[dict]) -> list[dict]:
-        scores = model.sequence_logprobs([text for it in items for text in (it["good"], it["bad"])])
-        return [{"id": it["id"], self.group_key: it[self.group_key], "score_correct": good.total, "score_incorrect": bad.total}
-                for it, good, bad in zip(items, scores[::2], scores[1::2])]
+__all__ = ["PairsScorer", "ClozeKind", "ClozeScorer", "RatingsKind", "RatingsScorer", "reciprocal_rank", "mrr_cell",
+           "correlation_cell"]
 
 
 class _Grouped(Scorer):
@@ -86,18 +83,57 @@ class _Grouped(Scorer):
         return [plots.save(fig, folder, f"{head}.png")]
 
 
+def reciprocal_rank(rank: int | None) -> float:
+    """1 / rank; 0 for a target not ranked at all (past the ranking's cut-off)."""
+    return 1.0 / rank if rank else 0.0
+
+
+def mrr_cell(rr, digits: int | None = None) -> dict:
+    """The mean reciprocal rank of some items and its 95% bootstrap interval (``digits``: rounded to so many)."""
+    mrr, ci = float(np.mean(rr)), list(bootstrap_ci(rr))
+    if digits is not None:
+        mrr, ci = round(mrr, digits), [round(v, digits) for v in ci]
+    return {"mrr": mrr, "mrr_ci": ci}
+
+
+def correlation_cell(name: str, scores, ratings, statistic, digits: int | None = None) -> dict:
+    """``statistic`` (e.g. :func:`~wordbench.scorers.stats.spearman`) of a model's scores against human ratings, with
+    a paired 95% bootstrap interval (an item's score and rating resampled together): ``{name, name_ci}``; None for
+    fewer than 3 items."""
+    scores, ratings = np.asarray(scores, dtype=np.float64), np.asarray(ratings, dtype=np.float64)
+    if len(scores) < 3:  # no correlation of fewer items
+        return {name: None, f"{name}_ci": None}
+    value, ci = float(statistic(scores, ratings)), list(bootstrap_ci(scores, ratings, statistic=statistic, paired=True))
+    if digits is not None:
+        value, ci = round(value, digits), [round(v, digits) for v in ci]
+    return {name: value, f"{name}_ci": ci}
+
+
 @dataclass(frozen=True)
 class ClozeOptions(Spec):
     k: int = opt(3, "precision@k: the share of items whose target is among the k best candidates", ge=1)
 
 
-class ClozeScorer(_Grouped):
+class ClozeKind(Scorer):
+    """What every scorer of the cloze kind shares: records hold the target's ``rank`` (None: not ranked), the decision
+    is the rank, the headline value its reciprocal (the headline is the MRR, :func:`mrr_cell`)."""
+
+    kind: ClassVar[str] = "cloze"
+    decision_name: ClassVar[str] = "target ranks"
+
+    def decision(self, record: dict) -> object:
+        return record["rank"]
+
+    def headline_value(self, record: dict) -> float | None:
+        return reciprocal_rank(record["rank"])
+
+
+class ClozeScorer(ClozeKind, _Grouped):
     """A target ranked among candidates filled into a context at ``___``, by the text's log-probability (masked:
     PLL): MRR, precision@1 and precision@k. A candidate scored as high as the target ranks above it (no credit for a tie)."""
 
     Options = ClozeOptions
     columns = ("mrr", "p@1", "p@k")
-    decision_name: ClassVar[str] = "target ranks"
 
     def score(self, model, items: list[dict]) -> list[dict]:
         texts = [it["context"].replace("___", c) for it in items for c in it["candidates"]]
@@ -111,16 +147,9 @@ class ClozeScorer(_Grouped):
                         "best": it["candidates"][int(s.argmax())], "candidates": len(s)})
         return out
 
-    def decision(self, record: dict) -> object:
-        return record["rank"]
-
-    def headline_value(self, record: dict) -> float | None:
-        return 1 / record["rank"]
-
     def cell(self, records: list[dict]) -> dict:
-        rr = np.array([1 / r["rank"] for r in records])
         ranks = np.array([r["rank"] for r in records])
-        return {"n": len(records), "mrr": float(rr.mean()), "mrr_ci": list(bootstrap_ci(rr)),
+        return {"n": len(records), **mrr_cell([reciprocal_rank(r) for r in ranks]),
                 "p@1": float((ranks == 1).mean()), "p@k": float((ranks <= self.options.k).mean()), "k": self.options.k}
 
 
@@ -130,14 +159,24 @@ class RatingsOptions(Spec):
     pool: Literal["mean", "last", "first", "max"] = opt("mean", "how a text's token states become one vector")
 
 
-class RatingsScorer(_Grouped):
+class RatingsKind(Scorer):
+    """What every scorer of the ratings kind shares: a correlation of the model's scores with human ratings, with a
+    paired bootstrap interval (:func:`correlation_cell`); no per-item decision. Every family gives hidden states."""
+
+    kind: ClassVar[str] = "ratings"
+    families = ("causal", "masked", "seq2seq", "encoder")
+    decision_name: ClassVar[str] = "similarities"
+
+    def decision(self, record: dict) -> object:
+        return None  # a correlation: no per-item choice
+
+
+class RatingsScorer(RatingsKind, _Grouped):
     """The cosine of two texts' pooled hidden states against human ratings of their similarity: Spearman's rho with
     a paired bootstrap interval (an item's similarity and rating resampled together)."""
 
     Options = RatingsOptions
-    families = ("causal", "masked", "seq2seq", "encoder")
     columns = ("spearman",)
-    decision_name: ClassVar[str] = "similarities"
 
     def score(self, model, items: list[dict]) -> list[dict]:
         texts = [it[c] for it in items for c in ("first", "second")]
@@ -148,12 +187,6 @@ class RatingsScorer(_Grouped):
         return [{"id": it["id"], self.group_key: it[self.group_key], "rating": it["rating"], "similarity": float(c)}
                 for it, c in zip(items, cos)]
 
-    def decision(self, record: dict) -> object:
-        return None  # a correlation: no per-item choice
-
     def cell(self, records: list[dict]) -> dict:
-        sim, rating = np.array([r["similarity"] for r in records]), np.array([r["rating"] for r in records])
-        if len(records) < 3:  # no correlation of fewer items
-            return {"n": len(records), "spearman": None, "spearman_ci": None}
-        return {"n": len(records), "spearman": float(spearman(sim, rating)),
-                "spearman_ci": list(bootstrap_ci(sim, rating, statistic=spearman, paired=True))}
+        return {"n": len(records), **correlation_cell("spearman", [r["similarity"] for r in records],
+                                                      [r["rating"] for r in records], spearman)}

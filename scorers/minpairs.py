@@ -23,7 +23,7 @@ from wordbench.hashing import sha8
 from wordbench.spec import Spec, opt, template_problem
 from wordbench.text import as_code
 
-from .pairs import PairScorer, pair_cell, plot_accuracy
+from .pairs import PairsScorer, pair_cell, plot_accuracy
 from .translate import DEFAULT_PROMPT, TRANSLATION_STOP, check_prompt, translate
 
 REFERENCE_TYPES = ("human", "mt")
@@ -52,8 +52,9 @@ class Options(Spec):
     end: str = opt("\n", "causal models: text scored after the target, where a seq2seq model scores EOS (a typed \\n is a newline)")
 
 
-class MinPairsScorer(PairScorer):
+class MinPairsScorer(PairsScorer):
     name = "minpairs"
+    group_key = "phenomenon"
     families = ("seq2seq", "causal")
     chunk_size = 256
     Options = Options

@@ -1,9 +1,10 @@
 """Minimal pairs, shared: a pair is correct when the model scores its good side at least as high as its bad side.
 
-:class:`PairScorer` gives a pair benchmark its accuracy cells, the per-item decision the precision check compares,
-a report (accuracy per group, runs side by side) and a plot (accuracy per group with 95% Wilson intervals). A new
-pair benchmark writes only ``score()``, whose records hold ``score_correct`` and ``score_incorrect`` and the
-``group`` column; ``minpairs`` builds its paper's tables on the same cells and plot."""
+:class:`PairsScorer` is the scorer of the ``pairs`` kind (``wordbench.builders.kinds``): it gives a pair benchmark
+its accuracy cells, the per-item decision the precision check compares, a report (accuracy per group, runs side by
+side) and a plot (accuracy per group with 95% Wilson intervals). A declared pairs benchmark uses it as it is (items
+``good`` and ``bad``); ``minpairs`` extends it, with its own ``score()`` (translation pairs, seq2seq and prompted) and
+its paper's tables on the same cells and plot."""
 
 from __future__ import annotations
 
@@ -55,11 +56,13 @@ def plot_accuracy(bars: list[tuple[str, dict[str, dict], str | None]], groups: l
     return [plots.save(fig, folder, name)]
 
 
-class PairScorer(Scorer):
-    """A minimal-pair benchmark's scorer: records with ``score_correct``, ``score_incorrect`` and the column
-    ``group_key``; accuracy overall and per group. Ties count as correct unless the options hold ``strict=True``."""
+class PairsScorer(Scorer):
+    """The ``pairs`` kind: which of two texts the model prefers. Records hold ``score_correct``, ``score_incorrect``
+    and the column ``group_key``; accuracy overall and per group. Ties count as correct unless the options hold
+    ``strict=True``. ``score()`` reads items ``good`` and ``bad`` (summed token log-probabilities; masked: PLL)."""
 
-    group_key: ClassVar[str] = "phenomenon"
+    kind: ClassVar[str] = "pairs"
+    group_key: ClassVar[str] = "group"
     decision_name: ClassVar[str] = "choices between correct and incorrect"
 
     def correct(self, record: dict) -> bool:
@@ -69,6 +72,11 @@ class PairScorer(Scorer):
 
     def decision(self, record: dict) -> object:
         return self.correct(record)
+
+    def score(self, model, items: list[dict]) -> list[dict]:
+        scores = model.sequence_logprobs([text for it in items for text in (it["good"], it["bad"])])
+        return [{"id": it["id"], self.group_key: it[self.group_key], "score_correct": good.total, "score_incorrect": bad.total}
+                for it, good, bad in zip(items, scores[::2], scores[1::2])]
 
     def headline_value(self, record: dict) -> float | None:
         return float(self.correct(record))

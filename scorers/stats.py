@@ -580,12 +580,18 @@ def paired_difference_ci(a, b, statistic=np.mean, n_resamples: int = 1000, seed:
                         n_resamples=n_resamples, seed=seed, level=level)
 
 
+def pearson(x, y, axis: int = -1):
+    """Pearson's r along ``axis`` (vectorized over resamples, for ``bootstrap_ci``)."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    x = x - x.mean(axis=axis, keepdims=True)
+    y = y - y.mean(axis=axis, keepdims=True)
+    return (x * y).sum(axis=axis) / np.sqrt((x**2).sum(axis=axis) * (y**2).sum(axis=axis))
+
+
 def spearman(x, y, axis: int = -1):
     """Spearman's rho along ``axis`` (vectorized over resamples, for ``bootstrap_ci``): Pearson's r of the ranks."""
-    rx, ry = stats.rankdata(x, axis=axis), stats.rankdata(y, axis=axis)
-    rx = rx - rx.mean(axis=axis, keepdims=True)
-    ry = ry - ry.mean(axis=axis, keepdims=True)
-    return (rx * ry).sum(axis=axis) / np.sqrt((rx**2).sum(axis=axis) * (ry**2).sum(axis=axis))
+    return pearson(stats.rankdata(x, axis=axis), stats.rankdata(y, axis=axis), axis=axis)
 
 
 def proportion_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:

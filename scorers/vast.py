@@ -31,7 +31,8 @@ from wordbench.builders.vast_words import POLAR, VAD_SETS, WEAT_TESTS, WORD_SETS
 
 from . import stats
 from .stats import finite_argmax
-from .base import RunContext, Scorer
+from .base import RunContext
+from .kinds import RatingsKind, correlation_cell
 from .models import ModelError
 
 
@@ -170,9 +171,11 @@ def too_few(valences) -> str | None:
     return None
 
 
-class VASTScorer(Scorer):
+class VASTScorer(RatingsKind):
+    """The ratings kind on valence: per layer, Pearson's r of each lexicon word's SC-WEAT effect size with its human
+    valence; its headline (bleached, top layer) with the kind's paired bootstrap interval."""
+
     name = "vast"
-    families = ("causal", "masked", "encoder", "seq2seq")
     chunk_size = 256
     Options = Options
 
@@ -368,14 +371,15 @@ class VASTScorer(Scorer):
         by_setting: dict[str, list[dict]] = {}
         for r in records:
             by_setting.setdefault(r["setting"], []).append(r)
-        layers, uncorrelated = {}, {}
+        layers, uncorrelated, effects = {}, {}, {}
         for setting, recs in by_setting.items():
             lex = [r for r in recs if r["group"] == "lexicon"]
             why = too_few([r["valence"] for r in lex])
             if why:  # counted and said, not a table of NaN
                 uncorrelated[setting] = why
                 continue
-            layers[setting] = {"n": len(lex), "vast": _vast([r["effect_sizes"] for r in lex], [r["valence"] for r in lex]).tolist()}
+            effects[setting] = np.asarray([r["effect_sizes"] for r in lex], dtype=np.float64), [r["valence"] for r in lex]
+            layers[setting] = {"n": len(lex), "vast": _vast(*effects[setting]).tolist()}
         if not layers:
             raise DataFormatError("vast: no setting keeps lexicon words enough for a correlation once the words the model cannot "
                                   f"embed are excluded ({len(excluded['unknown_token'])} unknown token, {len(excluded['constant_state'])} "
@@ -402,8 +406,10 @@ class VASTScorer(Scorer):
             row = {}
             for key, lay in (("top", iso["layer"]), ("best", iso["best_layer"])):
                 curve = iso.get(f"curve_{key}", iso["curve_top"])
-                row[key] = {"layer": lay, "before": layers[setting]["vast"][lay], "after": curve[n] if n < len(curve) else None,
-                            "best_n": int(np.argmax(curve)), "best_after": max(curve)}
+                sizes, valence = effects[setting]
+                row[key] = {"layer": lay, "before": layers[setting]["vast"][lay],
+                            "before_ci": correlation_cell("r", sizes[:, lay], valence, stats.pearson)["r_ci"],
+                            "after": curve[n] if n < len(curve) else None, "best_n": int(np.argmax(curve)), "best_after": max(curve)}
             table1[setting] = row
         first = self.rows[0] if self.rows else {}
         meta = {**{f"excluded_{why}": {"words": len(words), "examples": words[:10]} for why, words in excluded.items()},

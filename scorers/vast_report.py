@@ -14,6 +14,12 @@ from . import plots
 from .stats import finite_argmax
 
 
+def _with_ci(cell: dict) -> str:
+    """r before nullifying, with its interval where the run has one (runs of earlier versions have none)."""
+    ci = cell.get("before_ci")
+    return _f(cell["before"]) + (f" [{_f(ci[0])}, {_f(ci[1])}]" if ci else "")
+
+
 def _f(v, digits: int = 3) -> str:
     return "–" if v is None or not np.isfinite(v) else f"{v:.{digits}f}"
 
@@ -70,8 +76,9 @@ def report(summaries: list[dict]) -> str:
                     "|---|---|---|---|---|---|---|---|"]
             for setting, row in t1.items():
                 t, b = row["top"], row["best"]
-                out.append(f"| {setting} | {t['layer']} | {_f(t['before'])} | {_f(t['after'])} | {b['layer']} | {_f(b['before'])} | "
+                out.append(f"| {setting} | {t['layer']} | {_with_ci(t)} | {_f(t['after'])} | {b['layer']} | {_with_ci(b)} | "
                            f"{_f(b['after'])} | {b['best_n']} ({_f(b['best_after'])}) |")
+            out += ["", "Before: Pearson r with its 95% paired bootstrap interval (a word's effect size and valence resampled together)."]
         tok = m["tokenization"]
         out += ["", f"## Single vs multiply tokenized words ({tok['setting']} setting, {tok['size']} words each, "
                 f"polar words: {tok.get('polar', '')}){title}", ""]

@@ -21,8 +21,8 @@ from wordbench.spec import Spec, opt
 from wordbench.text import as_code
 
 from . import plots
-from .base import Scorer
-from .stats import bootstrap_ci, mean_difference_test
+from .kinds import ClozeKind, mrr_cell, reciprocal_rank
+from .stats import mean_difference_test
 
 PATTERNS = {
     "antonym": [
@@ -83,13 +83,16 @@ def rank_and_precision(predictions: list[list[str]], targets: list[str]) -> dict
                 if best_rank is None or r < best_rank:
                     best_rank, best_pattern = r, p
                 break
-    out = {"rank": best_rank, "rr": 1.0 / best_rank if best_rank else 0.0, "best_pattern": best_pattern}
+    out = {"rank": best_rank, "rr": reciprocal_rank(best_rank), "best_pattern": best_pattern}
     for k in PRECISION_AT:
         out[f"p@{k}"] = max((len(set(words[:k]) & targets_set) / k for words in predictions), default=0.0)
     return out
 
 
-class WNLaMProScorer(Scorer):
+class WNLaMProScorer(ClozeKind):
+    """The cloze kind over the model's whole vocabulary: each entry's targets ranked among the top 100 predicted words
+    of every pattern; MRR, P@3 and P@10 per relation and keyword bin (Table 6)."""
+
     name = "wnlampro"
     families = ("causal", "masked", "seq2seq")
     chunk_size = 128
@@ -187,12 +190,6 @@ class WNLaMProScorer(Scorer):
 
     decision_name = "ranks of the best target"
 
-    def decision(self, record: dict) -> object:
-        return record["rank"]
-
-    def headline_value(self, record: dict) -> float | None:
-        return record["rr"]
-
     def summarize(self, records: list[dict]) -> dict:
         groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
         for r in records:
@@ -210,9 +207,7 @@ class WNLaMProScorer(Scorer):
                     if len(reachable) >= MIN_ENTRIES:
                         cell["mrr_reachable"] = round(float(np.mean(reachable)), 4)
                 if len(rows) >= MIN_ENTRIES:
-                    rr = [r["rr"] for r in rows]
-                    cell["mrr"] = round(float(np.mean(rr)), 4)
-                    cell["mrr_ci"] = [round(v, 4) for v in bootstrap_ci(rr)]
+                    cell.update(mrr_cell([r["rr"] for r in rows], digits=4))
                     for k in PRECISION_AT:
                         cell[f"p@{k}"] = round(float(np.mean([r[f"p@{k}"] for r in rows])), 4)
                 metrics[rel][b] = cell
@@ -222,8 +217,7 @@ class WNLaMProScorer(Scorer):
                 metrics[rel]["rare_vs_frequent"] = {"difference": round(test.statistic, 4), "p": round(test.pvalue, 4)}
         metrics["all"] = {"n": len(records)}  # every entry of every relation: the submissions leaderboard's figure
         if len(records) >= MIN_ENTRIES:
-            rr = [r["rr"] for r in records]
-            metrics["all"].update(mrr=round(float(np.mean(rr)), 4), mrr_ci=[round(v, 4) for v in bootstrap_ci(rr)])
+            metrics["all"].update(mrr_cell([r["rr"] for r in records], digits=4))
         return metrics
 
     def report(self, summaries: list[dict]) -> str:

@@ -2,16 +2,29 @@
 script a GPU machine runs cannot rot while none is at hand."""
 
 import json
+import math
+import os
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 import gpu_check
 
 
-def test_cpu_mode_checks_every_benchmark_on_every_family_it_scores(tmp_path):
+HEADLINES = Path(__file__).with_name("builtin_headlines.json")  # each built-in's headline per tiny model, as released
+
+
+@pytest.fixture(scope="module")
+def cpu_check(tmp_path_factory) -> tuple[dict, Path]:
+    tmp_path = tmp_path_factory.mktemp("gpu-check")
     # no budget: the budgets bound a lent GPU's device time; here every step must run, however loaded the machine
     assert gpu_check.main(["--cpu", "--out", str(tmp_path), "--budget", "1e9", "--suite-budget", "1e9"]) == 0
-    result = json.loads((tmp_path / "gpu.json").read_text())
+    return json.loads((tmp_path / "gpu.json").read_text()), tmp_path
+
+
+def test_cpu_mode_checks_every_benchmark_on_every_family_it_scores(cpu_check):
+    result, tmp_path = cpu_check
     assert result["failures"] == [] and result["mode"] == "cpu"
     checked = {bench.split("/")[1]: sorted(m for m, e in out.items() if isinstance(e, dict) and e.get("ok"))
                for bench, out in result["steps"].items() if bench.startswith("correctness/")}
@@ -34,6 +47,29 @@ def test_cpu_mode_checks_every_benchmark_on_every_family_it_scores(tmp_path):
     decoded = result["steps"]["decode/tiny"]["settings"]
     assert {"minpairs", "tendencies"} <= set(next(iter(decoded.values())))
     assert all(w["decode_steps"] > 0 and w["rows_per_step"] >= 1 and w["tokens_fed"] > 0 for s in decoded.values() for w in s.values())
+
+
+def test_the_built_ins_keep_their_headlines_on_the_tiny_models(cpu_check):
+    """Every built-in benchmark's headline (value and interval) on every tiny model it scores, CPU float32, equals the
+    released one: a refactor (as the move onto the kinds) changes no number. A number meant to change rewrites the
+    file (WORDBENCH_UPDATE_HEADLINES=1) in the same commit as the version or signature change it comes with."""
+    steps = cpu_check[0]["steps"]
+    got = {f"{bench.split('/')[1]}/{name}": entry["headline"] for bench, out in sorted(steps.items())
+           if bench.startswith("correctness/") for name, entry in sorted(out.items()) if isinstance(entry, dict) and "headline" in entry}
+    if os.environ.get("WORDBENCH_UPDATE_HEADLINES"):
+        HEADLINES.write_text(json.dumps(got, indent=1) + "\n")
+    want = json.loads(HEADLINES.read_text())
+
+    def same(a, b):
+        if isinstance(a, list) and isinstance(b, list):
+            return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        if isinstance(a, float) and isinstance(b, float):
+            return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+        return a == b
+
+    assert got.keys() == want.keys()
+    assert {k for k in got if not same(got[k], want[k])} == set(), {k: (got[k], want[k]) for k in got if not same(got[k], want[k])}
+    assert {k.split("/")[0] for k, (value, _) in got.items() if value is not None} >= {"wnlampro", "wordpred", "paraphrase", "vast", "minpairs"}
 
 
 def test_compare_finds_what_differs():

@@ -101,6 +101,12 @@ class Benchmark:
     figure: Figure | None = None  # the figure of its documentation page (docs/figures.py draws it)
     page: str | None = None  # its documentation page, for a benchmark outside this repository (default docs/benchmarks/NAME.md)
     kind: object | None = None  # a benchmark of a known kind (``wordbench.builders.kinds``): its builder and scorer are the kind's
+    kind_name: str = ""  # the known kind it is of (pairs, cloze, ratings): its scorer extends that kind's (tested); "": a kind of its own
+
+    @property
+    def kind_label(self) -> str:
+        """Its kind, for lists and pages: the known kind's name, or "its own"."""
+        return self.kind_name or "its own"
 
     def profile(self, name: str | None) -> Profile:
         """A submission profile by name; None: no profile (no options, no limit)."""

@@ -529,6 +529,7 @@ CITATION = """\
 }"""
 
 BENCHMARK = Benchmark(
+    kind_name="pairs",  # its scorer extends the kind's (wordbench.scorers.kinds)
     name="minpairs",
     headline=Headline("overall/human/accuracy", "minpairs accuracy (human refs)", True, "wilson", "overall/human/n"),
     profiles=(("full", Profile()), ("quick", Profile((("discrepancy", False),), limit=200))),
