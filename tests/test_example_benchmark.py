@@ -133,10 +133,17 @@ BROKEN_PATHS = {  # a scorer_path -> what its problem says
     "os.path:join": "names a function, not a subclass of wordbench.scorers.base.Scorer",
     "wordbench.builders.vast:BENCHMARK": "names a Benchmark, not a subclass",
 }
+BROKEN_KINDS = {  # VAST (of the ratings kind) declared of another kind -> what its problem says
+    "cloze": "it is declared of the cloze kind but its scorer VASTScorer is of the ratings kind",
+    "": "it is declared of a kind of its own (kind_name '') but its scorer VASTScorer is of the ratings kind",
+    "grammar": "its kind_name 'grammar' is no known kind; the kinds are pairs, cloze, ratings",
+    3: "its kind_name 3 is no known kind",
+}
 
 
 @pytest.mark.parametrize("field,value,needle", [(f, v, n) for f, (v, n) in BROKEN.items()] +
-                         [("scorer_path", p, n) for p, n in BROKEN_PATHS.items()])
+                         [("scorer_path", p, n) for p, n in BROKEN_PATHS.items()] +
+                         [("kind_name", k, n) for k, n in BROKEN_KINDS.items()])
 def test_check_reports_a_broken_declaration_in_one_line(field, value, needle, monkeypatch):
     """`wordbench check` on declarations broken in each way: each problem is one line naming it, never a traceback."""
     import dataclasses

@@ -169,3 +169,22 @@ def test_bootstrap_takes_any_statistic_and_paired_samples():
     assert all(np.isnan(bootstrap_ci(np.ones(5), np.arange(5.0), statistic=spearman)))  # a constant side: no correlation
     with pytest.raises(ValueError, match="different lengths"):
         bootstrap_ci(x, y[:10], statistic=spearman)
+
+
+def test_a_correlation_cell_is_the_statistic_with_its_paired_interval():
+    """The ratings kind's cell (VAST's headline interval too): Pearson equals scipy's, the interval is resampled by item."""
+    from scipy import stats as sps
+
+    from wordbench.scorers.kinds import correlation_cell
+    from wordbench.scorers.stats import bootstrap_ci, pearson
+
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=150)
+    y = 0.5 * x + rng.normal(size=150)
+    cell = correlation_cell("r", x, y, pearson)
+    assert cell["r"] == pytest.approx(sps.pearsonr(x, y).statistic)
+    assert cell["r_ci"] == list(bootstrap_ci(x, y, statistic=pearson, paired=True))
+    assert cell["r_ci"][0] < cell["r"] < cell["r_ci"][1]
+    assert correlation_cell("r", x, 2 * x + 1, pearson)["r_ci"] == pytest.approx([1.0, 1.0])
+    assert correlation_cell("r", x[:2], y[:2], pearson) == {"r": None, "r_ci": None}  # no correlation of two items
+    assert correlation_cell("r", x, y, pearson, digits=2)["r"] == round(cell["r"], 2)
