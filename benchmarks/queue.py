@@ -12,6 +12,7 @@ import dataclasses
 import json
 import os
 import re
+import threading
 import time
 import typing
 import uuid
@@ -161,6 +162,10 @@ def read_settings(text: str | None, where: str) -> dict:
 
 class LeaseLost(ConfigError):
     """The request is no longer this worker's (its lease ran out and another worker took it over)."""
+
+
+class RequestFailed(LeaseLost):
+    """A task's request failed on another of its tasks: the task's work is no longer wanted."""
 
 
 def _field(help: str, default=dataclasses.MISSING, **bounds):
@@ -405,8 +410,12 @@ class Queue:
         return self._update(change)
 
     def renew(self, request: Request, worker: str) -> Request:
+        """Extend ``worker``'s lease; ``RequestFailed`` for a task whose request failed on another task (its work is
+        not wanted any more)."""
         def change(requests, settings):
             current = self._held(requests, request, worker)
+            if request.task not in (None, PUBLISH) and current.status == "FAILED":
+                raise RequestFailed(f"request {current.id} failed ({current.reason}): its other tasks stop")
             slot(current, request.task).lease_until = time.time() + float(settings["lease_s"])
             return current
         return self._update(change)
@@ -586,8 +595,8 @@ class HubQueue(Queue):
         self.repo_id, self.token = repo_id, token
         self.api = api if api is not None else HfApi(token=token)
         self._texts: dict[str, str] = {}  # file contents by git blob id: a change downloads only what it changed
-        self._blobs: dict[str, str] = {}  # path -> blob id at the last read
         self._aside: set[str] = set()  # names in set-aside/ at the last read
+        self._read_here = threading.local()  # path -> text of this thread's last read (a lease renews from its own thread)
 
     def __str__(self) -> str:
         return f"hf:{self.repo_id}"
@@ -606,12 +615,15 @@ class HubQueue(Queue):
             self._aside = {e.path.split("/", 1)[1] for e in tree if e.path.startswith(f"{SET_ASIDE}/")}
             blobs = {e.path: e.blob_id for e in tree  # files (folders have no blob id): requests and the settings
                      if getattr(e, "blob_id", None) and (_is_request(e.path) or e.path == SETTINGS_FILE)}
-            # only the current files' contents are kept
-            self._texts = {blob: self._texts[blob] if blob in self._texts else self._read(path, head) for path, blob in blobs.items()}
-            self._blobs = blobs
-        requests, bad = _parse_files([(f"{self}/{path}", path.split("/", 1)[1], self._texts[blob])
+            # only the current files' contents are kept; read through one reference and used from this local copy, as
+            # another thread (a lease's renewal) may replace the cache meanwhile
+            known = self._texts
+            texts = {blob: known[blob] if blob in known else self._read(path, head) for path, blob in blobs.items()}
+            self._texts = texts
+        self._read_here.texts = {path: texts[blob] for path, blob in blobs.items()}
+        requests, bad = _parse_files([(f"{self}/{path}", path.split("/", 1)[1], texts[blob])
                                       for path, blob in sorted(blobs.items()) if _is_request(path)])
-        settings = read_settings(self._texts[blobs[SETTINGS_FILE]] if SETTINGS_FILE in blobs else None, f"{self}/{SETTINGS_FILE}")
+        settings = read_settings(texts[blobs[SETTINGS_FILE]] if SETTINGS_FILE in blobs else None, f"{self}/{SETTINGS_FILE}")
         return head, requests, settings, bad
 
     def settings(self) -> dict:
@@ -654,7 +666,7 @@ class HubQueue(Queue):
                 path = item.path[len(f"{self}/"):]
                 name = aside_name(path.split("/", 1)[1], taken)
                 taken |= {name, f"{name}.reason.txt"}
-                text = self._texts[self._blobs[path]]
+                text = self._read_here.texts[path]
                 ops += [CommitOperationAdd(f"{SET_ASIDE}/{name}", text.encode()),
                         CommitOperationAdd(f"{SET_ASIDE}/{name}.reason.txt", (item.reason + "\n").encode()),
                         CommitOperationDelete(path)]

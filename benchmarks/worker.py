@@ -17,7 +17,7 @@ from wordbench.errors import ConfigError, warn
 from wordbench.stopping import StopRequested
 
 from .hubfaults import retry
-from .queue import PUBLISH, LeaseLost, Queue, Request, merged_seconds
+from .queue import PUBLISH, LeaseLost, Queue, Request, RequestFailed, merged_seconds
 from .results import RunBusy
 from .submit import readmit
 from .suite import score_suite
@@ -32,7 +32,8 @@ class WorkerStats:
 
 class Lease(threading.Thread):
     """Renews ``request``'s lease every third of its length until stopped; notes a lease it lost (and keeps trying: a
-    worker that took the request over hands it back when it finds this one alive)."""
+    worker that took the request over hands it back when it finds this one alive). A task whose request failed on
+    another task is abandoned: scoring stops at its next chunk."""
 
     def __init__(self, queue: Queue, request: Request, worker: str, lease_s: float):
         super().__init__(daemon=True)
@@ -45,6 +46,11 @@ class Lease(threading.Thread):
             try:
                 self.queue.renew(self.request, self.worker)
                 self.lost = None  # held again: a worker that took it over found this one alive and handed it back
+            except RequestFailed as exc:  # another task failed the request: this one's work is not wanted
+                self.lost = str(exc)
+                if not self.stopped.is_set():
+                    stopping.abandon(str(exc))
+                return
             except LeaseLost as exc:
                 self.lost = str(exc)
             except Exception as exc:  # noqa: BLE001 - a flaky shared file system or network: try again next time
@@ -124,10 +130,20 @@ def process(queue: Queue, request: Request, worker: str, results: Path, runs: Pa
     """Check one claimed request again (as admission does), score it and publish it; returns the request as finished
     (FINISHED or FAILED with its one line). Of a split request, the claimed task's benchmark is scored and its run
     recorded; the worker whose task leaves every task scored publishes the row from the recorded runs. A transient
-    fault of the Hub is tried again (bounded) before it fails."""
+    fault of the Hub is tried again (bounded) before it fails. A task whose request fails on another task meanwhile
+    stops at its next chunk and is recorded FAILED ("abandoned")."""
+    settings = retry(queue.settings, sleep=sleep)
+    with stopping.abandonable():
+        done = _process(queue, request, worker, results, runs, device, publish_results, progress, sleep, stats, settings)
+    if done.task == PUBLISH:  # this worker scored the last task: it publishes the row
+        return process(queue, done, worker, results, runs, device, publish_results, progress, sleep, stats)
+    return done
+
+
+def _process(queue, request, worker, results, runs, device, publish_results, progress, sleep, stats, settings) -> Request:
+    """:func:`process` of one claim, under its lease, to the queue's ``finish``."""
     from wordbench.scorers.models import plan_model
 
-    settings = retry(queue.settings, sleep=sleep)
     lease = Lease(queue, request, worker, float(settings["lease_s"]))
     lease.start()
     status, reason, seconds, scored = "FINISHED", None, {}, {}
@@ -186,10 +202,8 @@ def process(queue: Queue, request: Request, worker: str, results: Path, runs: Pa
         status, reason = "FAILED", f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:500]
     finally:
         lease.stopped.set()
-    done = retry(lambda: queue.finish(request, worker, status, reason, seconds, **scored), sleep=sleep)
-    if done.task == PUBLISH:  # this worker scored the last task: it publishes the row
-        return process(queue, done, worker, results, runs, device, publish_results, progress, sleep, stats)
-    return done
+        lease.join(timeout=float(settings["lease_s"]))  # a renewal in flight cannot abandon the next claim's work
+    return retry(lambda: queue.finish(request, worker, status, reason, seconds, **scored), sleep=sleep)
 
 
 def expected_costs(requests: list[Request]) -> tuple[dict[str, float], float]:

@@ -221,11 +221,10 @@ class _Context:
         return bool(self.wn.synsets(word)) or word in self.dictionary or word in gloss_words(self.wn)
 
     def other_words(self, word: str, candidates: Iterable[str]) -> set[str]:
-        """``candidates`` without ``word`` and its forms (cows for cow); ``--faithful`` keeps the forms, as the authors'
-        data does. The keyword itself goes in both modes: a homonym's synset can be a hypernym of another sense
-        (printer the machine above printer the computer device), and predicting the keyword is no hit."""
+        """``candidates`` without ``word`` and its forms (cows for cow); ``--faithful`` keeps them, as the authors'
+        data does (the cohyponym step removes the keyword itself in both modes, as the paper says)."""
         if self.config.faithful:
-            return set(candidates) - {word}
+            return set(candidates)
         own = {word, *self.wn._morphy(word, "n")}
         return {t for t in candidates if not own & {t, *self.wn._morphy(t, "n")}}
 
@@ -338,7 +337,7 @@ def corrupt(word: str, rng: random.Random) -> str:
 
 class WNLaMProBuilder(Builder):
     name = "wnlampro"
-    version = "1.6.1"
+    version = "1.6.0"
     Config = Config
     schema = {"default": FEATURES}
     labels = {"relation": RELATIONS, "keyword_bin": BINS}
@@ -641,8 +640,7 @@ Schick & Schütze (2020). Each entry is a keyword, a relation and the valid targ
   synset gives its head word, its first lemma (`cohyponym_words=all`: every lemma, builder 1.4.0), which gives 26
   mean targets per entry as the paper's 26 (28 with every lemma; about 32 for `cohyponym_path=hypernym`, 4 steps
   below each hypernym, wordbench 1.1.0). The keyword and its own forms (cow: cows) removed; at least 10
-  targets, the 50 most frequent kept. No entry has its keyword among its targets (builder 1.6.1: a homonym's
-  synset can be a hypernym of another of its senses, `printer`).
+  targets, the 50 most frequent kept.
 - **corruption**: a frequent keyword of the other three relations that is a single token, with one
   random character inserted, deleted or swapped (seeded per word); dropped when the corrupted key is
   itself a word with count >= 10 (the authors' loader drops those too) or, except with `--faithful`, a word

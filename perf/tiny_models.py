@@ -41,8 +41,9 @@ def _wordpiece_tokenizer(folder: Path):
     normalizer, pre_tokenizer = normalizers.BertNormalizer(lowercase=True), pre_tokenizers.BertPreTokenizer()
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     # The vocabulary is written out, sorted: the corpus's words, their beginnings and their pieces of up to 4
-    # characters as ## continuations. (The WordPiece and BPE trainers break ties between merges differently from one
-    # process to the next, so the model they gave, and every figure scored with it, changed from run to run.)
+    # characters as ## continuations. (Trained with ## continuations, by the WordPiece trainer or BPE's, it was
+    # numbered differently from one process to the next, so the model, and every figure scored with it, changed from
+    # run to run; the byte-level BPE tokenizers above have no continuations and come out the same each time.)
     words = sorted({w for text in CORPUS for w, _ in pre_tokenizer.pre_tokenize_str(normalizer.normalize_str(text))})
     starts = {w[:n] for w in words for n in range(1, len(w) + 1)}
     pieces = {"##" + w[i:j] for w in words for i in range(1, len(w)) for j in range(i + 1, min(i + 4, len(w)) + 1)}

@@ -99,13 +99,14 @@ def mrr_cell(rr, digits: int | None = None) -> dict:
 def correlation_cell(name: str, scores, ratings, statistic, digits: int | None = None) -> dict:
     """``statistic`` (e.g. :func:`~wordbench.scorers.stats.spearman`) of a model's scores against human ratings, with
     a paired 95% bootstrap interval (an item's score and rating resampled together): ``{name, name_ci}``; None for
-    fewer than 3 items."""
+    fewer than 3 items, and an interval of None where the resamples give none (too few items, a constant side)."""
     scores, ratings = np.asarray(scores, dtype=np.float64), np.asarray(ratings, dtype=np.float64)
     if len(scores) < 3:  # no correlation of fewer items
         return {name: None, f"{name}_ci": None}
     value, ci = float(statistic(scores, ratings)), list(bootstrap_ci(scores, ratings, statistic=statistic, paired=True))
+    ci = ci if np.isfinite(ci).all() else None
     if digits is not None:
-        value, ci = round(value, digits), [round(v, digits) for v in ci]
+        value, ci = round(value, digits), ci and [round(v, digits) for v in ci]
     return {name: value, f"{name}_ci": ci}
 
 
@@ -165,7 +166,6 @@ class RatingsKind(Scorer):
 
     kind: ClassVar[str] = "ratings"
     families = ("causal", "masked", "seq2seq", "encoder")
-    decision_name: ClassVar[str] = "similarities"
 
     def decision(self, record: dict) -> object:
         return None  # a correlation: no per-item choice
@@ -177,6 +177,7 @@ class RatingsScorer(RatingsKind, _Grouped):
 
     Options = RatingsOptions
     columns = ("spearman",)
+    decision_name: ClassVar[str] = "similarities"
 
     def score(self, model, items: list[dict]) -> list[dict]:
         texts = [it[c] for it in items for c in ("first", "second")]

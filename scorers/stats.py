@@ -568,8 +568,8 @@ def bootstrap_ci(*samples, statistic=None, paired: bool | None = None, n_resampl
         ci = stats.bootstrap(xs, statistic, n_resamples=n_resamples, batch=max(1, 2_000_000 // max(x.size for x in xs)), vectorized=True,
                              paired=paired, method="percentile", confidence_level=level,
                              random_state=np.random.default_rng(seed)).confidence_interval
-    if not (np.isfinite(ci.low) and np.isfinite(ci.high)):
-        return (value, value) if np.isfinite(value) else (float("nan"), float("nan"))
+    if not (np.isfinite(ci.low) and np.isfinite(ci.high)):  # resamples without a statistic (a correlation of three
+        return float("nan"), float("nan")  # items often draws one item thrice): no interval, rather than a false point
     return float(ci.low), float(ci.high)
 
 

@@ -176,6 +176,7 @@ class VASTScorer(RatingsKind):
     valence; its headline (bleached, top layer) with the kind's paired bootstrap interval."""
 
     name = "vast"
+    metric_version = 2  # 2: Table 1's "before" with its paired bootstrap interval (``wordbench rescore`` adds it)
     chunk_size = 256
     Options = Options
 

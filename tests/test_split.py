@@ -144,6 +144,52 @@ def test_a_split_submission_publishes_the_row_of_an_unsplit_one(tiny_models, wnl
     assert all(same_records(records[k], records2[k]) for k in records)
 
 
+def test_a_task_of_a_request_failed_elsewhere_stops_at_its_next_chunk(tmp_path, monkeypatch):
+    """Worker B scores one task while A's task fails the request: B's lease renewal learns it, B's scoring stops at
+    its next chunk boundary (not at its end), its task is recorded FAILED as abandoned, and B is free for other work."""
+    import threading
+
+    from wordbench import stopping
+    from wordbench.benchmarks import worker as worker_module
+    from wordbench.benchmarks.worker import process
+
+    q = local_queue(tmp_path / "q", lease_s=0.3)
+    q.add(_split(1))
+    a, b = q.claim("A"), q.claim("B")
+    monkeypatch.setattr(worker_module, "readmit", lambda request, settings: None)
+    monkeypatch.setattr("wordbench.scorers.models.plan_model", lambda *args, **kwargs: None)
+    chunks = []
+
+    def long_scoring(*args, **kwargs):  # a chunk every 20 ms for up to 30 s, checking between chunks as scoring does
+        for _ in range(1500):
+            stopping.check()
+            chunks.append(1)
+            time.sleep(0.02)
+        raise AssertionError("scored to the end: the failed request's task was not abandoned")
+
+    monkeypatch.setattr(worker_module, "score_suite", long_scoring)
+    threading.Timer(0.2, lambda: q.finish(a, "A", "FAILED", "ModelError: cannot load")).start()
+    t0 = time.perf_counter()
+    done = process(q, b, "B", tmp_path / "res", tmp_path / "runs", "cpu")
+    assert time.perf_counter() - t0 < 5 and 0 < len(chunks) < 250
+    task = done.tasks["wnlampro"]
+    assert (done.status, task.status, task.worker) == ("FAILED", "FAILED", "B") and "abandoned" in task.reason, task
+    assert done.reason == "vast: ModelError: cannot load"  # the request keeps the failure that ended it
+    stopping.check()  # the abandonment ended with the claim: the next one is not stopped by it
+
+
+def test_renewing_a_task_of_a_failed_request_says_so(tmp_path):
+    from wordbench.benchmarks.queue import RequestFailed
+
+    q = local_queue(tmp_path / "q", lease_s=30)
+    q.add(_split(1))
+    a, b = q.claim("A"), q.claim("B")
+    q.renew(b, "B")
+    q.finish(a, "A", "FAILED", "ModelError: x")
+    with pytest.raises(RequestFailed, match="request r1 failed .vast: ModelError: x.: its other tasks stop"):
+        q.renew(b, "B")
+
+
 def test_a_failed_split_request_with_a_task_running_is_not_submitted_again_yet(tmp_path):
     q = local_queue(tmp_path / "q", lease_s=30)
     q.add(_split(1))

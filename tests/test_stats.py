@@ -188,3 +188,14 @@ def test_a_correlation_cell_is_the_statistic_with_its_paired_interval():
     assert correlation_cell("r", x, 2 * x + 1, pearson)["r_ci"] == pytest.approx([1.0, 1.0])
     assert correlation_cell("r", x[:2], y[:2], pearson) == {"r": None, "r_ci": None}  # no correlation of two items
     assert correlation_cell("r", x, y, pearson, digits=2)["r"] == round(cell["r"], 2)
+
+
+def test_a_correlation_of_three_items_has_no_interval_rather_than_a_point():
+    """Most resamples of three items repeat one item, whose correlation is undefined: no interval, not [r, r]."""
+    from wordbench.scorers.kinds import correlation_cell
+    from wordbench.scorers.stats import bootstrap_ci, pearson
+
+    x, y = np.array([0.1, 0.5, 0.2]), np.array([1.0, 3.0, 2.5])
+    assert all(np.isnan(bootstrap_ci(x, y, statistic=pearson)))
+    cell = correlation_cell("r", x, y, pearson, digits=3)
+    assert cell == {"r": round(float(pearson(x, y)), 3), "r_ci": None}
