@@ -79,9 +79,7 @@ def sc_weat(words: np.ndarray, pleasant: np.ndarray, unpleasant: np.ndarray) -> 
 
 def pearson_by_layer(effects: np.ndarray, valence: np.ndarray) -> np.ndarray:
     """Pearson r of each column of ``effects`` [n, L] with ``valence`` [n]."""
-    e = effects - effects.mean(0)
-    v = valence - valence.mean()
-    return (e * v[:, None]).sum(0) / np.sqrt((e ** 2).sum(0) * (v ** 2).sum())
+    return stats.pearson(effects, np.asarray(valence)[:, None], axis=0)
 
 
 def top_components(vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
